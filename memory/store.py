@@ -1,0 +1,169 @@
+"""The SQLite connection: pragmas, ordered migrations, one transaction per write."""
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+
+class MemoryStoreError(Exception):
+    """Base class for memory errors that the CLI turns into one line."""
+
+
+class CorruptDatabase(MemoryStoreError):
+    """The file exists but is not a readable SQLite memory database."""
+
+
+_M001_CORE = """
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY,
+            user TEXT NOT NULL,
+            session TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+            text TEXT NOT NULL,
+            tokens INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX messages_user_session ON messages(user, session, id);
+
+        -- External-content FTS5: the text lives once, in messages; triggers keep the index exact.
+        CREATE VIRTUAL TABLE messages_fts USING fts5(
+            text, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+            INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+        END;
+        CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+            INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        END;
+        CREATE TRIGGER messages_au AFTER UPDATE OF text ON messages BEGIN
+            INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+            INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+        END;
+
+        CREATE TABLE facts (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            user TEXT NOT NULL,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            value_norm TEXT NOT NULL,
+            source TEXT NOT NULL DEFAULT '',
+            source_message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+            asserted_at TEXT NOT NULL,
+            valid_from TEXT NOT NULL,
+            valid_to TEXT,
+            ended_by TEXT CHECK (ended_by IN ('superseded', 'retracted')),
+            confirmed_at TEXT NOT NULL,
+            confirmations INTEGER NOT NULL DEFAULT 1,
+            pinned INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX facts_current ON facts(user, valid_to, key);
+        CREATE INDEX facts_key ON facts(user, key, value_norm);
+
+        CREATE VIRTUAL TABLE facts_fts USING fts5(
+            value, content='facts', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER facts_ai AFTER INSERT ON facts BEGIN
+            INSERT INTO facts_fts(rowid, value) VALUES (new.seq, new.value);
+        END;
+        CREATE TRIGGER facts_ad AFTER DELETE ON facts BEGIN
+            INSERT INTO facts_fts(facts_fts, rowid, value) VALUES ('delete', old.seq, old.value);
+        END;
+
+        CREATE TABLE summaries (
+            id INTEGER PRIMARY KEY,
+            user TEXT NOT NULL,
+            session TEXT NOT NULL,
+            text TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (user, session)
+        );
+        -- Summaries are append-only: an UPDATE is a bug, so the database refuses it.
+        CREATE TRIGGER summaries_no_update BEFORE UPDATE ON summaries BEGIN
+            SELECT RAISE(ABORT, 'summaries are append-only');
+        END;
+"""
+
+
+# Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
+MIGRATIONS: list[tuple[str, str]] = [
+    ("001_core", _M001_CORE),
+]
+
+
+def connect(path: str | Path, busy_timeout_ms: int = 5000) -> sqlite3.Connection:
+    """Open (creating if needed) the memory database and bring its schema up to date."""
+    path = Path(path)
+    if path.exists() and path.is_dir():
+        raise CorruptDatabase(f"{path} is a folder, not a database file; pass --db with a file path")
+    _check_header(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # isolation_level=None: we open transactions ourselves, so each write is exactly one.
+    db = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000,
+                         check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    try:
+        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        # Deleted content is overwritten with zeros, so "forget" leaves no bytes behind.
+        db.execute("PRAGMA secure_delete = ON")
+        _migrate(db)
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise CorruptDatabase(
+            f"{path} is not a usable memory database ({exc}); move it aside or pass another --db"
+        ) from exc
+    return db
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a non-SQLite file before SQLite gets a chance to touch it."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open("rb") as fh:
+        head = fh.read(16)
+    if head != b"SQLite format 3\x00":
+        raise CorruptDatabase(
+            f"{path} is not an SQLite database; it was left untouched. Move it aside or pass another --db"
+        )
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    done = {row[0] for row in db.execute("SELECT name FROM migrations")}
+    for name, script in MIGRATIONS:
+        if name in done:
+            continue
+        # executescript commits any open transaction first, so BEGIN/COMMIT go inside the script.
+        try:
+            db.executescript(
+                f"BEGIN IMMEDIATE;\n{script}\n"
+                f"INSERT INTO migrations VALUES ('{name}', datetime('now'));\nCOMMIT;"
+            )
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def purge_leftovers(db: sqlite3.Connection) -> None:
+    """After a delete: merge FTS segments and checkpoint the WAL so no old copy survives."""
+    db.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
+    db.execute("INSERT INTO facts_fts(facts_fts) VALUES ('optimize')")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
