@@ -132,7 +132,7 @@ CLAUSE_SPLIT = re.compile(
     rf"\s*[,;:]\s*(?:{CONJ}[\s,]+)?(?={SUBJECT})|\s+{CONJ}[\s,]+(?={SUBJECT})"
     # Unpunctuated speech: "my name is bob i live in paris" splits before a fresh first-person start.
     r"|(?<!\b(?:that|what|where|when|why|how|if|because|than|as|who|whom|which|and|but|so|or|"
-    r"think|know|say|said|guess|hope|mean|believe|feel|suppose|since|until|like|whether))\s+"
+    r"think|know|say|said|guess|hope|mean|believe|feel|suppose|since|until|like|whether|is|are|was|were|be|to|for|with|about|of|at|in|on))\s+"
     r"(?=(?:i'm|im|i am|i've|ive|i live|i work|i speak|my name|my favou?rite|my birthday|call me)\b)"
     r"|\s*[,;]\s*(?=(?:actually|also|oh|btw|by the way|and)\b)", F)
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|(?<=\w)\s+-+\s+")
