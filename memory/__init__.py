@@ -1,0 +1,21 @@
+"""A memory plugin for assistants: facts with history, a message log with recall, summaries.
+
+SQLite only: no audio, no network, no imports from `assistant`. Usage:
+
+    from memory import Memory, build_system_prompt
+    mem = Memory("memory.db")
+    mem.observe("ada", "I'm vegetarian and I'm allergic to peanuts")
+    prompt = build_system_prompt("You are GLaDOS.", mem.load_context("ada"))
+"""
+from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id
+from .context import build_system_prompt
+from .facts import MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
+from .mining import Change, mine
+from .recall import Recalled, estimate_tokens
+from .store import CorruptDatabase, MemoryStoreError
+
+__all__ = [
+    "Ambiguous", "BadImport", "Change", "CorruptDatabase", "Fact", "FactChange", "Memory",
+    "MemoryStoreError", "MULTI_VALUED", "NotFound", "Observation", "Recalled", "SINGLE_VALUED",
+    "UnknownKey", "build_system_prompt", "estimate_tokens", "iso", "mine", "new_session_id",
+]

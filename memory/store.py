@@ -80,8 +80,9 @@ _M001_CORE = """
             created_at TEXT NOT NULL,
             UNIQUE (user, session)
         );
-        -- Summaries are append-only: an UPDATE is a bug, so the database refuses it.
-        CREATE TRIGGER summaries_no_update BEFORE UPDATE ON summaries BEGIN
+        -- Summaries are append-only: the one update allowed is forget's redaction.
+        CREATE TRIGGER summaries_no_update BEFORE UPDATE ON summaries
+        WHEN instr(new.text, '[forgotten]') = 0 BEGIN
             SELECT RAISE(ABORT, 'summaries are append-only');
         END;
 """

@@ -1,0 +1,60 @@
+"""The `glados` command: wires config, memory and the chosen front end; errors become one line."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from memory import Memory, MemoryStoreError, UnknownKey
+
+from . import memory_cli
+from .config import Config, ConfigError, load_config
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--user", default=argparse.SUPPRESS, help="whose memory (default: config 'user')")
+    common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the SQLite memory file")
+    common.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config file (default: config.yaml)")
+    parser = argparse.ArgumentParser(prog="glados", parents=[common],
+                                     description="A local GLaDOS-style voice assistant that remembers you.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    memory_cli.add_parser(sub, common)
+    return parser
+
+
+def open_memory(config: Config, db: Path | None) -> Memory:
+    return Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
+                  busy_timeout_ms=config.memory.busy_timeout_ms)
+
+
+def main(argv: list[str] | None = None) -> int:
+    console = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    args = build_parser().parse_args(argv)
+    try:
+        config = load_config(getattr(args, "config", None))
+        user = getattr(args, "user", None) or config.user
+        if args.command == "memory":
+            with open_memory(config, getattr(args, "db", None)) as memory:
+                return memory_cli.run(args, memory, user, console)
+        handler = COMMANDS.get(args.command or "voice")
+        if handler is None:
+            err.print(f"glados: '{args.command}' is not available yet", markup=False)
+            return 2
+        return handler(args, config, user, console)
+    except (ConfigError, MemoryStoreError, UnknownKey, memory_cli.UsageError) as exc:
+        err.print(f"glados: {exc}", markup=False)
+        return 1
+    except KeyboardInterrupt:
+        err.print("glados: interrupted", markup=False)
+        return 130
+
+
+# Front ends register here: name -> handler(args, config, user, console) -> exit code.
+COMMANDS: dict = {}
+
+if __name__ == "__main__":
+    sys.exit(main())

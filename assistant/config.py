@@ -1,0 +1,123 @@
+"""The one place that reads config.yaml and the environment, and validates both.
+
+Order: built-in defaults < config file (GLADOS_CONFIG, else the project's config.yaml) <
+environment (GLADOS_DB, GLADOS_USER, OLLAMA_HOST, OLLAMA_MODEL, MEMORY_WINDOW) < command line.
+An invalid value is reported with its key and what is allowed.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping
+
+import yaml
+from platformdirs import user_data_dir
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+PROJECT_CONFIG = Path(__file__).resolve().parent.parent / "config.yaml"
+
+
+class ConfigError(Exception):
+    """The config file or an environment override is invalid; the message names the key."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MemoryConfig(Strict):
+    max_facts: int = Field(10, ge=0, le=1000)
+    max_summaries: int = Field(3, ge=0, le=100)
+    context_tokens: int = Field(400, ge=0, le=100_000)
+    max_value_chars: int = Field(200, ge=10, le=10_000)
+    recall_k: int = Field(3, ge=0, le=50)
+    recent_window: int = Field(12, ge=0, le=10_000)
+    busy_timeout_ms: int = Field(5000, ge=0, le=600_000)
+
+
+class LLMConfig(Strict):
+    host: str = "http://127.0.0.1:11434"
+    model: str = Field("llama3.2", min_length=1)
+    connect_timeout_s: float = Field(3.0, gt=0, le=600)
+    first_token_timeout_s: float = Field(120.0, gt=0, le=3600)
+    between_tokens_timeout_s: float = Field(30.0, gt=0, le=3600)
+    temperature: float = Field(0.8, ge=0, le=2)
+    tools: bool = True
+
+
+class Example(Strict):
+    user: str
+    assistant: str
+
+
+class PersonaConfig(Strict):
+    system_prompt: str = "You are GLaDOS, the sardonic AI from Aperture Science. Answer briefly."
+    examples: list[Example] = []
+    offline_line: str = "My language core is offline. Start Ollama and try again."
+
+
+class BudgetConfig(Strict):
+    system: int = Field(600, ge=50)
+    memory: int = Field(400, ge=0)
+    recall: int = Field(200, ge=0)
+    history: int = Field(1500, ge=0)
+    reply: int = Field(400, ge=16)
+
+
+class SessionConfig(Strict):
+    idle_timeout_min: float = Field(30.0, gt=0)
+    summary_max_words: int = Field(80, ge=10, le=1000)
+
+
+class Config(Strict):
+    user: str = Field("default", min_length=1, max_length=100)
+    database: Path | None = None
+    memory: MemoryConfig = MemoryConfig()
+    llm: LLMConfig = LLMConfig()
+    persona: PersonaConfig = PersonaConfig()
+    budget: BudgetConfig = BudgetConfig()
+    session: SessionConfig = SessionConfig()
+
+    def database_path(self) -> Path:
+        """The database file: configured, else the platform's user data folder."""
+        if self.database is not None:
+            return self.database.expanduser()
+        return Path(user_data_dir("glados", appauthor=False)) / "memory.db"
+
+
+ENV_OVERRIDES = {
+    "GLADOS_DB": ("database",),
+    "GLADOS_USER": ("user",),
+    "OLLAMA_HOST": ("llm", "host"),
+    "OLLAMA_MODEL": ("llm", "model"),
+    "MEMORY_WINDOW": ("memory", "recent_window"),
+}
+
+
+def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.environ) -> Config:
+    """Defaults, then the file, then the environment; raises ConfigError naming the bad key."""
+    path = Path(path) if path else Path(env["GLADOS_CONFIG"]) if env.get("GLADOS_CONFIG") else PROJECT_CONFIG
+    data: dict = {}
+    if path.exists():
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path} is not valid YAML ({exc}); fix the file or unset GLADOS_CONFIG") from exc
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
+    elif env.get("GLADOS_CONFIG") or path != PROJECT_CONFIG:
+        raise ConfigError(f"config file {path} does not exist; fix GLADOS_CONFIG or --config")
+    for name, keys in ENV_OVERRIDES.items():
+        if env.get(name):
+            target = data
+            for key in keys[:-1]:
+                target = target.setdefault(key, {}) if isinstance(target.get(key, {}), dict) else {}
+            target[keys[-1]] = env[name]
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        env_name = next((n for n, k in ENV_OVERRIDES.items() if ".".join(k) == where and env.get(n)), None)
+        origin = f" (from {env_name})" if env_name else f" in {path}"
+        raise ConfigError(f"config key '{where}'{origin}: {first['msg']} (got {first.get('input')!r})") from exc

@@ -1,0 +1,139 @@
+"""`glados memory ...`: the memory plugin from the command line."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from memory import FactChange, Memory
+
+SYMBOLS = {"added": "+", "superseded": "~", "reconfirmed": "=", "retracted": "-", "forgotten": "x"}
+
+
+class UsageError(Exception):
+    """Bad command-line input; the message says what to type instead."""
+
+
+def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("memory", help="inspect and edit what GLaDOS remembers", parents=[common])
+    msub = p.add_subparsers(dest="memory_command", metavar="COMMAND", required=True)
+    o = msub.add_parser("observe", parents=[common], help="store one utterance and mine facts from it")
+    o.add_argument("text", nargs="+")
+    o.add_argument("--session", help="session id to log the message under")
+    ls = msub.add_parser("list", parents=[common], help="current facts")
+    ls.add_argument("--json", action="store_true", help="JSON array of fact objects")
+    ls.add_argument("--all", action="store_true", help="include superseded and retracted history")
+    ls.add_argument("--at", metavar="ISO_TIME", help="what was believed at that time")
+    msub.add_parser("context", parents=[common], help="the block injected into the system prompt")
+    r = msub.add_parser("recall", parents=[common], help="earlier messages and notes matching TEXT")
+    r.add_argument("text", nargs="+")
+    r.add_argument("--json", action="store_true")
+    r.add_argument("-k", type=int, default=5, help="how many results (default 5)")
+    f = msub.add_parser("forget", parents=[common], help="delete a fact everywhere (id prefix or key)")
+    f.add_argument("target", metavar="ID_PREFIX_OR_KEY")
+    c = msub.add_parser("clear", parents=[common], help="delete everything about the user")
+    c.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    msub.add_parser("summaries", parents=[common], help="session summaries, oldest first")
+    e = msub.add_parser("export", parents=[common], help="everything about the user as JSON")
+    e.add_argument("--output", "-o", type=Path, help="write to a file instead of standard output")
+    i = msub.add_parser("import", parents=[common], help="add the contents of an export file")
+    i.add_argument("file", type=Path)
+
+
+def describe(change: FactChange) -> str:
+    symbol = SYMBOLS.get(change.kind, "?")
+    if change.kind == "superseded":
+        return f"{symbol} {change.key}: {change.old_value} -> {change.value}"
+    return f"{symbol} {change.key}: {change.value} ({change.kind})"
+
+
+def parse_time(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(f"--at {text!r} is not an ISO time; use e.g. 2026-11-30T09:00 or 2026-11-30T09:00:00Z")
+
+
+def run(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:
+    cmd = args.memory_command
+    if cmd == "observe":
+        obs = memory.observe(user, " ".join(args.text), session=args.session)
+        for change in obs.changes:
+            console.print(describe(change), markup=False, highlight=False)
+        if not obs.changes:
+            console.print("stored the message; no facts in it", markup=False)
+    elif cmd == "list":
+        return _list(args, memory, user, console)
+    elif cmd == "context":
+        block = memory.load_context(user)
+        if block:
+            print(block)
+    elif cmd == "recall":
+        found = memory.recall(user, " ".join(args.text), k=args.k)
+        if args.json:
+            print(json.dumps([r.__dict__ for r in found], ensure_ascii=False, indent=2))
+        for r in [] if args.json else found:
+            where = f"session {r.session}" if r.session else "note"
+            console.print(f"[{r.created_at[:16]} {where}] {r.role}: {r.text}", markup=False, highlight=False)
+    elif cmd == "forget":
+        for change in memory.forget(user, args.target):
+            console.print(describe(change), markup=False, highlight=False)
+    elif cmd == "clear":
+        return _clear(args, memory, user, console)
+    elif cmd == "summaries":
+        for row in memory.summaries(user):
+            console.print(f"[{row['created_at'][:16]} session {row['session']}] {row['text']}", markup=False)
+    elif cmd == "export":
+        text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
+        if args.output:
+            args.output.write_text(text + "\n", encoding="utf-8")
+            console.print(f"exported {user!r} to {args.output}", markup=False)
+        else:
+            print(text)
+    elif cmd == "import":
+        try:
+            data = json.loads(args.file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise UsageError(f"cannot read {args.file} as JSON ({exc}); pass a file made by 'glados memory export'")
+        counts = memory.import_(user, data)
+        console.print(", ".join(f"{n} {k}" for k, n in counts.items()) + f" imported for {user!r}", markup=False)
+    return 0
+
+
+def _list(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:
+    facts = memory.facts(user, at=parse_time(args.at) if args.at else None, history=args.all)
+    if args.json:
+        print(json.dumps([f.to_json() for f in facts], ensure_ascii=False, indent=2))
+        return 0
+    if not facts:
+        console.print(f"nothing remembered about {user!r}", markup=False)
+        return 0
+    table = Table(show_edge=False, pad_edge=False)
+    for column in ("id", "key", "value", "since") + (("until", "why") if args.all else ()):
+        table.add_column(column)
+    for f in facts:
+        row = [f.id[:8], f.key + (" *" if f.pinned else ""), f.value, f.valid_from[:16].replace("T", " ")]
+        if args.all:
+            row += [(f.valid_to or "")[:16].replace("T", " "), f.ended_by or ""]
+        table.add_row(*row)
+    console.print(table)
+    return 0
+
+
+def _clear(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise UsageError("refusing to clear without confirmation; add --yes")
+        answer = input(f"Delete everything remembered about {user!r}? Type YES to confirm: ")
+        if answer.strip() != "YES":
+            console.print("nothing deleted", markup=False)
+            return 1
+    counts = memory.clear(user)
+    console.print(f"deleted {counts['facts']} facts, {counts['messages']} messages and "
+                  f"{counts['summaries']} summaries for {user!r}", markup=False)
+    return 0

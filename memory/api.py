@@ -1,0 +1,241 @@
+"""`Memory`: the one object another assistant needs. SQLite only; the clock is passed in."""
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from . import context as ctx
+from . import facts as F
+from . import mining, recall as R, summaries as S
+from .store import MemoryStoreError, connect, purge_leftovers, transaction
+
+EXPORT_FORMAT = "glados-memory/1"
+
+
+class NotFound(MemoryStoreError):
+    """No fact matches the id prefix or key given."""
+
+
+class Ambiguous(MemoryStoreError):
+    """An id prefix matches more than one fact."""
+
+
+class BadImport(MemoryStoreError):
+    """An import file that is not a memory export."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    """One fixed-width UTC format, so stored times compare correctly as strings."""
+    if moment.tzinfo is None:
+        moment = moment.astimezone()   # a naive time is the user's local time
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What observe did: the logged message and every fact change it caused."""
+    message_id: int
+    changes: list[F.FactChange] = field(default_factory=list)
+
+
+class Memory:
+    """Facts, messages, recall, summaries and context for any number of users in one SQLite file."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], datetime] = utc_now,
+                 max_value_chars: int = 200, busy_timeout_ms: int = 5000):
+        self.path = Path(path)
+        self.db: sqlite3.Connection = connect(self.path, busy_timeout_ms)
+        self.clock = clock
+        self.max_value_chars = max_value_chars
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Memory":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def now(self) -> str:
+        return iso(self.clock())
+
+    # -- writing -------------------------------------------------------------------------
+    def observe(self, user: str, text: str, session: str | None = None) -> Observation:
+        """Log one user utterance and apply every fact it states, in one transaction."""
+        text = mining.clean(text)
+        changes = mining.mine(text)
+        with transaction(self.db):
+            now = self.now()
+            message_id = R.log(self.db, user, session or new_session_id(), "user", text, now)
+            done: list[F.FactChange] = []
+            for change in changes:
+                done += self._apply(user, change, text, message_id, now)
+        if any(c.kind == "forgotten" for c in done):
+            purge_leftovers(self.db)
+        return Observation(message_id, done)
+
+    def _apply(self, user: str, change: mining.Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
+        if change.op == "assert" and change.key and change.value:
+            return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id)
+        if change.op == "retract" and change.key:
+            return F.retract(self.db, user, change.key, change.value, now)
+        if change.op == "forget":
+            return F.forget(self.db, user, F.find_for_forget(self.db, user, change.key, change.value))
+        return []
+
+    def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None) -> int:
+        """Append a message without mining it (the assistant's replies, for example)."""
+        with transaction(self.db):
+            return R.log(self.db, user, session, role, mining.clean(text), self.now(), tokens)
+
+    def remember(self, user: str, key: str, value: str, source: str = "") -> list[F.FactChange]:
+        """Store one fact directly (a tool call, an import)."""
+        value = mining.clean(value).strip()
+        if not value:
+            raise ValueError("a fact needs a non-empty value")
+        with transaction(self.db):
+            return F.assert_fact(self.db, user, key, value[:1000], self.now(), source)
+
+    def retract(self, user: str, key: str, value: str | None = None) -> list[F.FactChange]:
+        with transaction(self.db):
+            return F.retract(self.db, user, F.check_key(key), value, self.now())
+
+    def forget(self, user: str, target: str) -> list[F.FactChange]:
+        """Forget by fact id prefix, by key ("location"), or by "key=value"; gone everywhere."""
+        target = target.strip()
+        with transaction(self.db):
+            rows = self._forget_targets(user, target)
+            done = F.forget(self.db, user, rows)
+        purge_leftovers(self.db)
+        return done
+
+    def _forget_targets(self, user: str, target: str) -> list[F.Fact]:
+        key, _, value = target.partition("=")
+        if value and F.KEY_SHAPE.match(key.strip()):
+            rows = F.find_for_forget(self.db, user, key.strip(), value.strip())
+        elif target in F.SINGLE_VALUED or target in F.MULTI_VALUED or target.startswith("favorite_"):
+            rows = F.find_for_forget(self.db, user, target, None)
+        else:
+            if len(target) < 4:
+                raise NotFound(f"give at least 4 characters of a fact id (got {target!r})")
+            hits = [f for f in F.history(self.db, user) if f.id.startswith(target.lower())]
+            if len({(f.key, F.norm(f.value)) for f in hits}) > 1:
+                raise Ambiguous(f"{target!r} matches {len(hits)} facts; give more of the id")
+            rows = F.find_for_forget(self.db, user, hits[0].key, hits[0].value) if hits else []
+        if not rows:
+            raise NotFound(f"no fact with id or key {target!r} for this user; see 'glados memory list --all'")
+        return rows
+
+    def forget_change(self, user: str, key: str | None, value: str | None) -> list[F.FactChange]:
+        """Forget what a mined forget change names (no error when nothing matches)."""
+        with transaction(self.db):
+            done = F.forget(self.db, user, F.find_for_forget(self.db, user, key, value))
+        if done:
+            purge_leftovers(self.db)
+        return done
+
+    def clear(self, user: str) -> dict[str, int]:
+        """Delete everything about one user: facts, history, messages, index entries, summaries."""
+        with transaction(self.db):
+            counts = {table: self.db.execute(f"DELETE FROM {table} WHERE user = ?", (user,)).rowcount
+                      for table in ("facts", "messages", "summaries")}
+        purge_leftovers(self.db)
+        return counts
+
+    def add_summary(self, user: str, session: str, text: str) -> bool:
+        with transaction(self.db):
+            return S.add(self.db, user, session, mining.clean(text), self.now())
+
+    # -- reading -------------------------------------------------------------------------
+    def facts(self, user: str, at: datetime | str | None = None, history: bool = False) -> list[F.Fact]:
+        """Current facts; `at`: what was believed then; `history`: every row ever."""
+        if history:
+            return F.history(self.db, user)
+        if at is not None:
+            return F.believed_at(self.db, user, at if isinstance(at, str) else iso(at))
+        return F.current(self.db, user)
+
+    def load_context(self, user: str, max_facts: int = 10, max_summaries: int = 3,
+                     max_tokens: int = 400) -> str:
+        """The block for the system prompt; "" when nothing is known."""
+        summaries = [(r["created_at"], r["text"]) for r in S.newest(self.db, user, max_summaries)]
+        return ctx.render(F.current(self.db, user), summaries, max_facts, max_summaries, max_tokens,
+                          self.max_value_chars)
+
+    def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
+               recent_window: int = 0) -> list[R.Recalled]:
+        return R.recall(self.db, user, text, k, session, recent_window)
+
+    def summaries(self, user: str) -> list[sqlite3.Row]:
+        return S.all_for(self.db, user)
+
+    def sessions(self, user: str) -> list[sqlite3.Row]:
+        return R.sessions(self.db, user)
+
+    def messages(self, user: str, session: str, limit: int = 1000) -> list[sqlite3.Row]:
+        return R.session_messages(self.db, user, session, limit)
+
+    def users(self) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT user FROM messages UNION SELECT user FROM facts UNION SELECT user FROM summaries ORDER BY 1")]
+
+    # -- export / import -----------------------------------------------------------------
+    def export(self, user: str) -> dict:
+        msgs = self.db.execute("SELECT id, session, role, text, tokens, created_at FROM messages "
+                               "WHERE user = ? ORDER BY id", (user,)).fetchall()
+        return {
+            "format": EXPORT_FORMAT, "user": user, "exported_at": self.now(),
+            "facts": [f.to_json() for f in F.history(self.db, user)],
+            "messages": [dict(r) for r in msgs],
+            "summaries": [{"session": r["session"], "text": r["text"], "created_at": r["created_at"]}
+                          for r in S.all_for(self.db, user)],
+        }
+
+    def import_(self, user: str, data: dict) -> dict[str, int]:
+        """Add an export's rows to `user`; facts already present (same id) are skipped."""
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise BadImport(f"not a memory export (expected format {EXPORT_FORMAT!r})")
+        counts = {"facts": 0, "messages": 0, "summaries": 0}
+        try:
+            with transaction(self.db):
+                id_map: dict[int, int] = {}
+                for m in data.get("messages", []):
+                    new_id = R.log(self.db, user, str(m["session"]), m["role"], mining.clean(str(m["text"])),
+                                   str(m["created_at"]), int(m.get("tokens") or 0) or None)
+                    id_map[int(m["id"])] = new_id
+                    counts["messages"] += 1
+                for f in data.get("facts", []):
+                    counts["facts"] += self._import_fact(user, f, id_map)
+                for s in data.get("summaries", []):
+                    counts["summaries"] += S.add(self.db, user, str(s["session"]), mining.clean(str(s["text"])),
+                                                 str(s["created_at"]))
+        except (KeyError, TypeError, ValueError, sqlite3.IntegrityError) as exc:
+            raise BadImport(f"import file is malformed ({type(exc).__name__}: {exc}); nothing was imported") from exc
+        return counts
+
+    def _import_fact(self, user: str, f: dict, id_map: dict[int, int]) -> int:
+        key = F.check_key(str(f["key"]))
+        if self.db.execute("SELECT 1 FROM facts WHERE id = ?", (str(f["id"]),)).fetchone():
+            return 0
+        value = mining.clean(str(f["value"]))
+        self.db.execute(
+            "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
+            " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (str(f["id"]), user, key, value, F.norm(value), mining.clean(str(f.get("source") or "")),
+             id_map.get(f.get("source_message_id") or -1), f["asserted_at"], f["valid_from"], f.get("valid_to"),
+             f.get("ended_by"), f["asserted_at"], int(f.get("confirmations") or 1), F.is_pinned(key, value)))
+        return 1
+
+
+def new_session_id() -> str:
+    return uuid.uuid4().hex[:12]

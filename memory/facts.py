@@ -1,0 +1,211 @@
+"""Facts: upsert by key with history kept. State deduplicates; history appends.
+
+A single-valued key's new value closes the current row (valid_to, ended_by='superseded') and
+opens a new one; the same value again only reconfirms it. Multi-valued keys accumulate without
+duplicates, and each value can be retracted alone. Forget deletes every row, every copy.
+"""
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from dataclasses import asdict, dataclass
+
+import regex as re
+
+MULTI_VALUED = {"allergy", "likes", "dislikes", "pet", "language", "note"}
+SINGLE_VALUED = {"name", "location", "hometown", "employer", "job", "diet", "birthday", "age",
+                 "partner", "favorite_language", "wake_word"}
+PINNED_KEYS = {"allergy", "diet"}
+OPPOSITES = {"likes": "dislikes", "dislikes": "likes"}
+MEDICAL = re.compile(
+    r"\b(?:allerg\w*|anaphyla\w*|epi-?pens?|medications?|medicines?|meds|insulin|diabet\w*|asthma\w*|"
+    r"inhalers?|blood (?:type|pressure|thinners?)|pregnan\w*|seizures?|epilep\w*|heart condition|"
+    r"pacemaker|prescriptions?|dosage|celiac|coeliac|intoleran\w*|migraines?|surgery|medical|"
+    r"doctor|cholesterol|kidney|liver|cancer|chemo\w*|disorder|syndrome|disease)\b", re.IGNORECASE)
+KEY_SHAPE = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
+FORGOTTEN = "[forgotten]"
+
+
+class UnknownKey(ValueError):
+    """A key outside the fact vocabulary."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One row of a fact's history; valid_to is None while it is believed."""
+    id: str
+    key: str
+    value: str
+    source: str
+    asserted_at: str
+    valid_from: str
+    valid_to: str | None
+    ended_by: str | None
+    confirmations: int
+    pinned: bool
+    source_message_id: int | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FactChange:
+    """What one mined change did: added, reconfirmed, superseded, retracted, forgotten."""
+    kind: str
+    key: str
+    value: str
+    old_value: str | None = None
+    fact_id: str | None = None
+
+
+def check_key(key: str) -> str:
+    if not KEY_SHAPE.match(key or ""):
+        raise UnknownKey(f"fact key {key!r} must be lowercase letters, digits and underscores")
+    if key in MULTI_VALUED or key in SINGLE_VALUED or key.startswith("favorite_"):
+        return key
+    raise UnknownKey(f"unknown fact key {key!r}; use one of {', '.join(sorted(SINGLE_VALUED | MULTI_VALUED))} or favorite_<thing>")
+
+
+def is_pinned(key: str, value: str) -> bool:
+    """Safety-relevant facts are always in context: allergies, diet and medical notes."""
+    return key in PINNED_KEYS or (key == "note" and bool(MEDICAL.search(value)))
+
+
+def norm(value: str) -> str:
+    """Comparison form: case-folded, spaces collapsed, a plural 's' ignored ('peanut' = 'peanuts')."""
+    value = " ".join(value.casefold().split())
+    return value[:-1] if len(value) > 3 and value.endswith("s") and not value.endswith("ss") else value
+
+
+def _row_to_fact(row: sqlite3.Row) -> Fact:
+    return Fact(id=row["id"], key=row["key"], value=row["value"], source=row["source"],
+                asserted_at=row["asserted_at"], valid_from=row["valid_from"], valid_to=row["valid_to"],
+                ended_by=row["ended_by"], confirmations=row["confirmations"], pinned=bool(row["pinned"]),
+                source_message_id=row["source_message_id"])
+
+
+def current(db: sqlite3.Connection, user: str, key: str | None = None) -> list[Fact]:
+    sql = "SELECT * FROM facts WHERE user = ? AND valid_to IS NULL"
+    args: list = [user]
+    if key:
+        sql += " AND key = ?"
+        args.append(key)
+    return [_row_to_fact(r) for r in db.execute(sql + " ORDER BY seq", args)]
+
+
+def believed_at(db: sqlite3.Connection, user: str, at: str) -> list[Fact]:
+    """What was believed at `at`: asserted by then, valid from then, not yet ended then."""
+    rows = db.execute(
+        "SELECT * FROM facts WHERE user = ? AND asserted_at <= ? AND valid_from <= ? "
+        "AND (valid_to IS NULL OR valid_to > ?) ORDER BY seq", (user, at, at, at))
+    return [_row_to_fact(r) for r in rows]
+
+
+def history(db: sqlite3.Connection, user: str) -> list[Fact]:
+    return [_row_to_fact(r) for r in db.execute("SELECT * FROM facts WHERE user = ? ORDER BY seq", (user,))]
+
+
+def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: str,
+                source: str = "", message_id: int | None = None) -> list[FactChange]:
+    """Upsert one value; returns what changed (caller holds the transaction)."""
+    key = check_key(key)
+    changes: list[FactChange] = []
+    existing = current(db, user, key)
+    same = [f for f in existing if norm(f.value) == norm(value)]
+    if same:
+        db.execute("UPDATE facts SET confirmed_at = ?, confirmations = confirmations + 1 WHERE id = ?",
+                   (now, same[0].id))
+        return [FactChange("reconfirmed", key, same[0].value, fact_id=same[0].id)]
+    old_value = None
+    if key not in MULTI_VALUED:
+        for old in existing:
+            _close(db, old.id, now, "superseded")
+            old_value = old.value
+    elif key in OPPOSITES:
+        changes += retract(db, user, OPPOSITES[key], value, now)
+    fact_id = uuid.uuid4().hex
+    db.execute(
+        "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
+        " valid_from, confirmed_at, pinned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (fact_id, user, key, value, norm(value), source, message_id, now, now, now, is_pinned(key, value)))
+    kind = "superseded" if old_value is not None else "added"
+    return changes + [FactChange(kind, key, value, old_value=old_value, fact_id=fact_id)]
+
+
+def _close(db: sqlite3.Connection, fact_id: str, now: str, why: str) -> None:
+    db.execute("UPDATE facts SET valid_to = ?, ended_by = ? WHERE id = ?", (now, why, fact_id))
+
+
+def _matches(fact: Fact, value: str | None) -> bool:
+    """None matches every value; 'dog' matches 'dog named Rex'; 'peanut' matches 'peanuts'."""
+    if value is None:
+        return True
+    if norm(fact.value) == norm(value):
+        return True
+    words = set(norm(w) for w in fact.value.split())
+    return all(norm(w) in words for w in value.split())
+
+
+def retract(db: sqlite3.Connection, user: str, key: str, value: str | None, now: str) -> list[FactChange]:
+    """End the current value(s) of key that match value; history keeps them."""
+    out = []
+    for fact in current(db, user, key):
+        if _matches(fact, value):
+            _close(db, fact.id, now, "retracted")
+            out.append(FactChange("retracted", key, fact.value, fact_id=fact.id))
+    return out
+
+
+def find_for_forget(db: sqlite3.Connection, user: str, key: str | None, value: str | None) -> list[Fact]:
+    """Every row, current or past, that a forget of (key, value) covers: all versions of a value.
+    With no key only exact values are taken, so "forget red" spares "red wine"."""
+    rows = history(db, user)
+    if key is not None:
+        chosen = [f for f in rows if f.key == key and _matches(f, value)]
+    elif value is not None:
+        chosen = [f for f in rows if norm(f.value) == norm(value)]
+    else:
+        chosen = []
+    pairs = {(f.key, norm(f.value)) for f in chosen}
+    return [f for f in rows if (f.key, norm(f.value)) in pairs]
+
+
+def forget(db: sqlite3.Connection, user: str, facts: list[Fact]) -> list[FactChange]:
+    """Delete the rows, the messages they came from, and every other copy of their values."""
+    if not facts:
+        return []
+    ids = [f.id for f in facts]
+    db.executemany("DELETE FROM facts WHERE id = ? AND user = ?", [(i, user) for i in ids])
+    kept_sources = {r[0] for r in db.execute(
+        "SELECT source_message_id FROM facts WHERE user = ? AND source_message_id IS NOT NULL", (user,))}
+    sources = {f.source_message_id for f in facts if f.source_message_id} - kept_sources
+    db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in sources])
+    for value in {f.value for f in facts}:
+        redact(db, user, value)
+    seen, out = set(), []
+    for f in facts:
+        if (f.key, norm(f.value)) not in seen:
+            seen.add((f.key, norm(f.value)))
+            out.append(FactChange("forgotten", f.key, f.value, fact_id=f.id))
+    return out
+
+
+def redact(db: sqlite3.Connection, user: str, value: str) -> None:
+    """Replace value in the user's messages, remaining fact sources and summaries."""
+    if len(value.strip()) < 2:
+        return
+    pattern = re.compile(rf"(?<!\w){re.escape(value.strip())}(?:e?s)?(?!\w)", re.IGNORECASE)
+    like = f"%{value.strip()[:-1] if value.strip().endswith('s') else value.strip()}%"
+    for table, column, key in (("messages", "text", "id"), ("facts", "source", "id"),
+                               ("facts", "value", "id"), ("summaries", "text", "id")):
+        rows = db.execute(f"SELECT {key}, {column} FROM {table} WHERE user = ? AND {column} LIKE ?",
+                          (user, like)).fetchall()
+        for row_id, text in rows:
+            new = pattern.sub(FORGOTTEN, text)
+            if new == text:
+                continue
+            if table == "facts" and column == "value":
+                db.execute("DELETE FROM facts WHERE id = ?", (row_id,))  # a note that quoted it
+            else:
+                db.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (new, row_id))
