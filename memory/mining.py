@@ -45,13 +45,21 @@ LEAD = (r"(?:(?:well|so|oh|ok|okay|and|also|but|actually|btw|by the way|hey|hi|h
         r"as of today|as of now|these days|nowadays|now|since last week|since last month|"
         r"since yesterday|last week|last month|last year|recently|lately)\b[\s,:;!.-]*)*")
 
-# Where an open value (a place, a company) stops: "paris with my wife", "google since 2019".
-VALUE_STOP = re.compile(
-    r"\s+(?:with|since|for (?:the past|about|over|almost|nearly|\d)|because|cause|cuz|but|where|"
+MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+STOP_WORDS = (
+    r"with|since|for (?:the past|about|over|almost|nearly|\d)|because|cause|cuz|but|where|"
     r"which|who|near|close to|next to|as (?:a|an|the)|so|and i|and my|for now|at the moment|"
     r"right now|these days|nowadays|now|currently|anymore|any more|again|actually|too|as well|"
     r"though|lol|haha|btw|by the way|thanks|thank you|please|ok|okay|if|when|until|till|originally|"
-    r"after|before|though|,|;|\.|!|\?)(?:\s|$).*$|[,;.!?]+\s*$", F)
+    r"after|before|though|last (?:year|month|week|night|summer|winter|spring|autumn|fall)|"
+    r"this (?:year|month|week)|yesterday|today|recently|a while ago|\d+ (?:years?|months?|weeks?) ago|"
+    rf"in (?:{MONTHS}|\d{{4}}|the (?:spring|summer|autumn|fall|winter))|on (?:monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)")
+# Where an open value (a place, a company) stops: "paris with my wife", "google since 2019".
+VALUE_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[,;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
+# The same for lists, where commas separate items: "shellfish, eggs and tree nuts".
+LIST_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
 TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|though|lol|haha|originally|"
                    r"then|currently|as well|either|please|thanks|ok|okay))+\s*$|[\s,;.!?\"']+$", F)
 LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,|\band\b|\bor\b|&|\bplus\b|\bas well as\b|"
@@ -77,10 +85,10 @@ def _match(pattern: re.Pattern, text: str):
         return None
 
 
-def _trim(value: str) -> str:
+def _trim(value: str, stop: re.Pattern = VALUE_STOP) -> str:
     """Cut an open value at the first word that cannot belong to it, then drop trailing filler."""
     value = value.strip(" \t\"'“”")
-    stopped = _search(VALUE_STOP, value)
+    stopped = _search(stop, value)
     if stopped:
         value = value[: stopped.start()]
     previous = None
@@ -98,7 +106,7 @@ def _titled(value: str) -> str:
 def _items(value: str, max_items: int = 8) -> list[str]:
     """'peanuts, tree nuts and shellfish' -> ['peanuts', 'tree nuts', 'shellfish']."""
     out = []
-    for part in LIST_SPLIT.split(_trim(value)):
+    for part in LIST_SPLIT.split(_trim(value, LIST_STOP)):
         part = ARTICLE.sub("", _trim(part)).strip()
         if part and part.lower() not in NON_VALUES and len(part) <= 60 and part not in out:
             out.append(part)
@@ -131,7 +139,7 @@ SUBJECT = r"(?:i|i'm|im|i've|ive|i'd|i'll|i am|i have|i do|i don't|i dont|my|we|
 CLAUSE_SPLIT = re.compile(
     rf"\s*[,;:]\s*(?:{CONJ}[\s,]+)?(?={SUBJECT})|\s+{CONJ}[\s,]+(?={SUBJECT})"
     # Unpunctuated speech: "my name is bob i live in paris" splits before a fresh first-person start.
-    r"|(?<!\b(?:that|what|where|when|why|how|if|because|than|as|who|whom|which|and|but|so|or|"
+    r"|(?<!\b(?:that|what|where|when|why|how|if|because|than|as|who|whom|which|and|but|so|or|hi|hello|hey|well|oh|yes|yeah|no|okay|ok|actually|now|also|um|uh|glados|"
     r"think|know|say|said|guess|hope|mean|believe|feel|suppose|since|until|like|whether|is|are|was|were|be|to|for|with|about|of|at|in|on))\s+"
     r"(?=(?:i'm|im|i am|i've|ive|i live|i work|i speak|my name|my favou?rite|my birthday|call me)\b)"
     r"|\s*[,;]\s*(?=(?:actually|also|oh|btw|by the way|and)\b)", F)
@@ -201,8 +209,6 @@ NUMBER = (r"(?P<num>\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ni
           r"(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|"
           r"(?:one hundred|a hundred)|(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
           r"seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))")
-MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 NAME_STOPWORDS = {"a", "an", "the", "not", "so", "very", "really", "just", "tired", "fine", "good",
                   "ok", "okay", "here", "back", "home", "sorry", "hungry", "sure", "great",
                   "busy", "bored", "later", "tomorrow", "tonight", "maybe", "sometime",
@@ -293,7 +299,8 @@ def _org(value: str) -> str | None:
         return None
     if value.lower() in NON_VALUES | {"home", "myself", "a living", "free", "fun", "money"}:
         return None
-    return _titled(value) if not value.lower().startswith(("a ", "an ", "the ")) else value
+    value = re.sub(r"^the\s+", "", value, flags=F)
+    return _titled(value) if not value.lower().startswith(("a ", "an ")) else value
 
 
 # --------------------------------------------------------------------------------------------
@@ -372,14 +379,14 @@ def _diet_pesc_but(m):
 
 
 # "i've started eating fish again", "i eat fish now", "i'm eating seafood again"
-@rule(rf"(?:{IVE} |i )?(?:{NOW} )?(?:started|begun|began|start|am|'m|m) (?:eating|to eat) (?:fish|seafood)"
+@rule(rf"(?:{IM}|{IVE}|i)(?: {NOW})?(?: (?:started|begun|began|start|went back to|back to))? (?:eating|to eat) (?:fish|seafood)"
       r"|i (?:eat|have) (?:fish|seafood) (?:again|now)")
 def _diet_fish(m):
     return [Change("assert", "diet", "pescatarian")]
 
 
 # "i eat meat again", "i've started eating meat", "i'm eating chicken again"
-@rule(rf"(?:{IVE} |i )?(?:{NOW} )?(?:started|begun|began|start|am|'m|m|went back to) (?:eating|to eat) "
+@rule(rf"(?:{IM}|{IVE}|i)(?: {NOW})?(?: (?:started|begun|began|start|went back to|back to))? (?:eating|to eat) "
       r"(?:meat|chicken|beef|pork|steak|burgers)|i (?:eat|have) (?:meat|chicken|beef|pork) (?:again|now)"
       r"|i(?:'ll| will)? eat (?:anything|everything)\b")
 def _diet_meat(m):
@@ -404,7 +411,8 @@ def _diet_vegetarian_change(m):
 @rule(rf"(?:{IM} (?:(?:{NOW}|strictly|fully|mostly|100%|a|an|full|on an?) )*|"
       rf"(?:i|{IVE}|we) (?:(?:{NOW}) )*(?:went|gone|became|become|turned|switched to|eat|follow|keep|"
       r"am on|'m on|have|stick to) (?:an? )?|my diet is (?:(?:now|mostly|strictly) )?(?:an? )?)"
-      rf"{DIET}(?:\s+(?:diet|now|these days|for (?:health|ethical) reasons|anymore))?\s*$")
+      rf"{DIET}(?:\s+(?:diet|now|these days|for (?:health|ethical) reasons|anymore|again|last (?:year|month|week)|"
+      r"this (?:year|month)|recently|a while ago|since \w+(?: \w+)?))*\s*$")
 def _diet(m):
     return [Change("assert", "diet", DIETS[m["diet"].lower()])]
 
@@ -697,7 +705,8 @@ def _pet(m):
 def _languages(raw: str) -> list[str]:
     raw = re.sub(r"\b(?:a (?:little|bit of)|a little bit of|some|basic|fluent|conversational|"
                  r"decent|good|bad|broken|native|perfect|a lot of|mostly)\s+", "", _trim(raw), flags=F)
-    items = _items(raw)
+    items = [w for item in _items(raw) for w in
+             (item.split() if all(x.lower() in LANGUAGES for x in item.split()) else [item])]
     if not items or any(i.lower() not in LANGUAGES for i in items):
         return []
     return [i.title() for i in items]
@@ -773,7 +782,9 @@ def _note(text: str) -> list[Change] | None:
     m = _search(NOTE, text)
     if not m:
         return None
-    body = _trim(m["v"]) if len(m["v"]) < 400 else m["v"].strip()
+    # Notes are kept as said: only trailing politeness and punctuation go.
+    body = re.sub(r"(?:[\s,]+(?:please|thanks|thank you|ok|okay|alright|glados))*[\s.!?,;]*$", "",
+                  m["v"].strip(" \t\"'“”"), flags=F)
     body = re.sub(r"^(?:that|this|:)\s+", "", body, flags=F)
     if REMEMBER_NOT_A_NOTE.match(body) or len(body) < 3 or body.lower() in NON_VALUES:
         return None
