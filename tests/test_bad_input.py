@@ -1,0 +1,81 @@
+"""Bad input gets stored safely or refused with a clear error; nothing is lost or overwritten."""
+import sqlite3
+
+import pytest
+
+from memory import CorruptDatabase, Memory, mine
+from memory.mining import clean
+from tests.conftest import glados
+
+NASTY = [
+    "x" * 1_000_000,                                     # a 1 MB utterance
+    "I'm allergic to " + "a, " * 200_000,                 # a huge list
+    "my name is " + "a" * 500_000,
+    "\x00I live in\x00 Paris\x00",                        # NUL bytes
+    "I live in \ud800Paris\udfff",                        # lone surrogates
+    "'; DROP TABLE facts; -- \" OR 1=1",                 # SQL metacharacters
+    'NEAR(" AND OR * ^ ") : col:',                      # FTS5 query syntax
+    bytes(range(256)).decode("latin-1") * 100,           # binary noise
+    "i " * 100_000 + "live in paris",                    # pathological for the clause splitter
+    "(" * 10_000 + "remember that" + ")" * 10_000,
+]
+
+
+@pytest.mark.parametrize("text", NASTY, ids=range(len(NASTY)))
+def test_nasty_input_is_stored_and_mining_stays_bounded(mem, text):
+    obs = mem.observe("ada", text)
+    stored = mem.db.execute("SELECT length(text) FROM messages WHERE id = ?", (obs.message_id,)).fetchone()[0]
+    assert stored == len(clean(text))                      # the whole message is kept
+    assert mem.recall("ada", text[:200]) is not None
+    mem.load_context("ada")
+
+
+def test_nul_and_surrogates_become_replacement_characters(mem):
+    mem.observe("ada", "I live in \ud800Paris\x00")
+    (text,) = mem.db.execute("SELECT text FROM messages").fetchone()
+    assert text == "I live in \ufffdParis\ufffd"
+
+
+def test_mining_never_raises_on_noise():
+    for text in NASTY:
+        assert isinstance(mine(text), list)
+
+
+def test_a_non_sqlite_file_is_reported_and_left_untouched(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"my precious notes, not a database\n" * 10)
+    before = path.read_bytes()
+    with pytest.raises(CorruptDatabase, match="not an SQLite database"):
+        Memory(path)
+    assert path.read_bytes() == before
+    result = glados("memory", "list", "--db", str(path))
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "not an SQLite database" in result.stderr
+    assert path.read_bytes() == before
+
+
+def test_a_corrupt_sqlite_file_is_reported(tmp_path):
+    path = tmp_path / "broken.db"
+    with Memory(path) as mem:
+        mem.observe("ada", "I live in Paris")
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)              # smash the schema page
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptDatabase):
+        Memory(path)
+
+
+def test_migrations_are_recorded_and_run_once(tmp_path):
+    path = tmp_path / "m.db"
+    Memory(path).close()
+    Memory(path).close()
+    rows = sqlite3.connect(path).execute("SELECT name FROM migrations").fetchall()
+    assert rows == [("001_core",)]
+
+
+def test_summaries_are_append_only(mem):
+    assert mem.add_summary("ada", "s1", "first")
+    assert not mem.add_summary("ada", "s1", "second")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        mem.db.execute("UPDATE summaries SET text = 'rewritten'")
+    assert [r["text"] for r in mem.summaries("ada")] == ["first"]
