@@ -168,8 +168,8 @@ class Memory:
                      max_tokens: int = 400) -> str:
         """The block for the system prompt; "" when nothing is known."""
         summaries = [(r["created_at"], r["text"]) for r in S.newest(self.db, user, max_summaries)]
-        return ctx.render(F.current(self.db, user), summaries, max_facts, max_summaries, max_tokens,
-                          self.max_value_chars)
+        return ctx.render(F.for_context(self.db, user, max_facts), summaries, max_facts, max_summaries,
+                          max_tokens, self.max_value_chars)
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
                recent_window: int = 0) -> list[R.Recalled]:

@@ -31,7 +31,7 @@ def render(facts: list[Fact], summaries: list[tuple[str, str]], max_facts: int =
            max_summaries: int = 3, max_tokens: int = 400, max_value_chars: int = 200) -> str:
     """Facts newest-last in, block out. Pinned facts are never dropped, whatever the cap or budget."""
     pinned = [f for f in facts if f.pinned]
-    others = sorted((f for f in facts if not f.pinned), key=lambda f: f.asserted_at, reverse=True)
+    others = sorted((f for f in facts if not f.pinned), key=lambda f: f.asserted_at, reverse=True)  # stable
     lines = [fact_line(f, max_value_chars) for f in pinned]
     used = sum(estimate_tokens(line) for line in lines) + estimate_tokens(FACTS_HEADER)
     for fact in others[: max(0, max_facts - len(pinned))]:

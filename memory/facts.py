@@ -94,6 +94,15 @@ def current(db: sqlite3.Connection, user: str, key: str | None = None) -> list[F
     return [_row_to_fact(r) for r in db.execute(sql + " ORDER BY seq", args)]
 
 
+def for_context(db: sqlite3.Connection, user: str, newest: int) -> list[Fact]:
+    """Every pinned current fact, plus the `newest` other current facts (newest first)."""
+    pinned = db.execute("SELECT * FROM facts WHERE user = ? AND pinned = 1 AND valid_to IS NULL ORDER BY seq",
+                        (user,)).fetchall()
+    others = db.execute("SELECT * FROM facts WHERE user = ? AND pinned = 0 AND valid_to IS NULL "
+                        "ORDER BY seq DESC LIMIT ?", (user, max(0, newest))).fetchall()
+    return [_row_to_fact(r) for r in (*pinned, *others)]
+
+
 def believed_at(db: sqlite3.Connection, user: str, at: str) -> list[Fact]:
     """What was believed at `at`: asserted by then, valid from then, not yet ended then."""
     rows = db.execute(

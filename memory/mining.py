@@ -40,7 +40,7 @@ IDONT = r"(?:i don'?t|i do not)"                # i don't, i dont, i do not
 NOW = r"(?:now|currently|still|actually|really|also|just|recently|finally|officially)"
 # Words that may open a clause without changing who speaks: "actually, I live in Paris".
 LEAD = (r"(?:(?:well|so|oh|ok|okay|and|also|but|actually|btw|by the way|hey|hi|hello|yeah|yes|yep|"
-        r"no|nope|um+|uh+|er|hmm+|anyway|anyways|right|alright|honestly|oh and|glados|hey glados|"
+        r"no(?=[,.!])|nope|um+|uh+|er|hmm+|anyway|anyways|right|alright|honestly|oh and|glados|hey glados|"
         r"ok glados|listen|guess what|you know what|fun fact|update|correction|quick update|"
         r"as of today|as of now|these days|nowadays|now|since last week|since last month|"
         r"since yesterday|last week|last month|last year|recently|lately)\b[\s,:;!.-]*)*")
@@ -121,13 +121,14 @@ def _word_count_ok(value: str, most: int) -> bool:
 # Guards: what is not a statement about the speaker
 # --------------------------------------------------------------------------------------------
 # "what's my name", "do you know where i live", "am i allergic to anything"
+LEAD_RE = re.compile(rf"^{LEAD}", F)
 QUESTION = re.compile(
-    rf"^{LEAD}(?:what|what's|whats|where|where's|who|who's|when|why|how|which|whose|whom|"
+    r"^(?:what|what's|whats|where|where's|who|who's|when|why|how|which|whose|whom|"
     r"do|does|did|am|is|are|was|were|can|could|would|will|should|shall|have|has|had|may|might|"
     r"isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|tell me|remind me|guess)\b", F)
 # "if i lived in tokyo", "imagine i was vegan", "what if i moved to oslo", "i wish i lived in rome"
 HYPOTHETICAL = re.compile(
-    rf"^{LEAD}(?:if|suppose|supposing|imagine|pretend|hypothetically|what if|let's say|lets say|"
+    r"^(?:if|suppose|supposing|imagine|pretend|hypothetically|what if|let's say|lets say|"
     r"say|assuming|in a world|in my dreams?|someday|one day|maybe|perhaps|i wish|i'd|id|i would|"
     r"i could|i might|i may|i want to|i hope|i'm going to|im going to|i'm gonna|im gonna|"
     r"i will|i'll|i plan|i'm planning|im planning|i'm thinking|im thinking|i used to)\b", F)
@@ -311,11 +312,16 @@ Handler = Callable[[re.Match], list[Change]]
 RULES: list[tuple[re.Pattern, Handler]] = []
 
 
-def rule(pattern: str):
-    compiled = re.compile(rf"^{LEAD}(?:{pattern})", F)
+RAW_RULES: list[tuple[re.Pattern, Handler]] = []   # matched before the lead words are stripped
+
+
+def rule(pattern: str, raw: bool = False):
+    """Register a handler for a clause pattern; the clause's lead words ("well, actually") are
+    already stripped unless raw."""
+    compiled = re.compile(rf"^(?:{pattern})", F)
 
     def register(handler: Handler) -> Handler:
-        RULES.append((compiled, handler))
+        (RAW_RULES if raw else RULES).append((compiled, handler))
         return handler
     return register
 
@@ -372,10 +378,10 @@ def _diet_retract(m):
     return [Change("retract", "diet", DIETS[m["diet"].lower()])]
 
 
-# "i don't eat meat but i do eat fish" -> pescatarian (before the plain "don't eat meat")
-@rule(rf"(?:{IDONT}|i no longer|i (?:stopped|quit)) eat(?:ing)? (?:any )?meat,? (?:but|though) (?:i )?(?:do |still )?eat (?:fish|seafood)")
-def _diet_pesc_but(m):
-    return [Change("assert", "diet", "pescatarian")]
+# "i don't eat meat but i do eat fish" -> pescatarian; read whole, before clauses are split
+PESCATARIAN_BUT = re.compile(
+    rf"^(?:{IDONT}|i no longer|i (?:stopped|quit)) eat(?:ing)? (?:any )?meat,? (?:but|though) (?:i )?"
+    r"(?:do |still )?eat (?:fish|seafood)", F)
 
 
 # "i've started eating fish again", "i eat fish now", "i'm eating seafood again"
@@ -429,7 +435,8 @@ def _name_rule(m):
 
 
 # "hi, i'm bob", "hello there, i am Ada", "hey this is sam"
-@rule(rf"(?:hi|hello|hey|greetings|howdy)[\s,!]+(?:there[\s,!]+|glados[\s,!]+)?(?:{IM}|this is|it's) (?P<v>.+)")
+@rule(rf"(?:hi|hello|hey|greetings|howdy)[\s,!]+(?:there[\s,!]+|glados[\s,!]+)?(?:{IM}|this is|it's) (?P<v>.+)",
+      raw=True)
 def _name_greeting(m):
     return _each("assert", "name", [_name(m["v"])])
 
@@ -830,12 +837,15 @@ def clean(text: str) -> str:
     return text.replace("\x00", "\ufffd")
 
 
+APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`´]")
+QUOTES = re.compile(r"[\u201c\u201d]")
+SPACES = re.compile(r"[^\S\n]+")
+HAS_LETTER = re.compile(r"\p{L}")
+
+
 def _normalise(text: str) -> str:
-    text = text[:MAX_CHARS]
-    text = re.sub(r"[\u2018\u2019\u02bc`´]", "'", text)
-    text = re.sub(r"[\u201c\u201d]", '"', text)
-    text = re.sub(r"[^\S\n]+", " ", text)
-    return text.strip()
+    text = QUOTES.sub('"', APOSTROPHES.sub("'", text[:MAX_CHARS]))
+    return SPACES.sub(" ", text).strip()
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -846,11 +856,14 @@ def _clauses(sentence: str) -> list[str]:
     return [p.strip(" ,;") for p in parts if p and p.strip(" ,;")]
 
 
-def _mine_clause(clause: str) -> list[Change]:
-    if _match(QUESTION, clause) or _match(HYPOTHETICAL, clause) or _search(IF_ANYWHERE, clause):
-        return []
-    for pattern, handler in RULES:
-        m = _match(pattern, clause)
+def _strip_lead(clause: str) -> str:
+    lead = _match(LEAD_RE, clause)
+    return clause[lead.end():] if lead else clause
+
+
+def _first(rules: list[tuple[re.Pattern, Handler]], text: str) -> list[Change]:
+    for pattern, handler in rules:
+        m = _match(pattern, text)
         if m:
             changes = handler(m)
             if changes:
@@ -858,16 +871,23 @@ def _mine_clause(clause: str) -> list[Change]:
     return []
 
 
+def _mine_clause(clause: str) -> list[Change]:
+    body = _strip_lead(clause)
+    if _match(QUESTION, body) or _match(HYPOTHETICAL, body) or _search(IF_ANYWHERE, body):
+        return []
+    return _first(RAW_RULES, clause) or _first(RULES, body)
+
+
 def _mine_statements(text: str) -> list[Change]:
     changes: list[Change] = []
     for sentence in SENTENCE_SPLIT.split(text):
         sentence = sentence.strip()
-        if not sentence or sentence.endswith("?") or _match(HYPOTHETICAL, sentence) or _match(QUESTION, sentence):
+        body = _strip_lead(sentence)
+        if not sentence or sentence.endswith("?") or _match(HYPOTHETICAL, body) or _match(QUESTION, body):
             continue
-        whole = _mine_clause(sentence.rstrip(".!"))
         # A rule that reads the whole sentence ("i don't eat meat but i eat fish") wins over its parts.
-        if whole and any(c.value == "pescatarian" for c in whole):
-            changes += whole
+        if _match(PESCATARIAN_BUT, body.rstrip(".!")):
+            changes.append(Change("assert", "diet", "pescatarian"))
             continue
         for clause in _clauses(sentence):
             changes += _mine_clause(clause.rstrip(".!"))
@@ -877,7 +897,7 @@ def _mine_statements(text: str) -> list[Change]:
 def mine(text: str) -> list[Change]:
     """Everything the text says about its speaker, in order, without duplicates."""
     text = _normalise(clean(text))
-    if not text or not re.search(r"\p{L}", text):
+    if not text or not HAS_LETTER.search(text):
         return []
     changes: list[Change] = []
     for sentence in SENTENCE_SPLIT.split(text):

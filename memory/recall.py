@@ -39,37 +39,54 @@ def log(db: sqlite3.Connection, user: str, session: str, role: str, text: str, n
     return int(cur.lastrowid)
 
 
-def fts_query(text: str) -> str | None:
-    """'Where did I park my car?' -> '"park" OR "car"': words only, so no FTS syntax gets through."""
-    terms: list[str] = []
+def terms(text: str) -> list[str]:
+    """Content words of a query, lowercased, without stopwords, at most MAX_TERMS."""
+    out: list[str] = []
     for word in re.findall(r"[\p{L}\p{N}]+", text[:2000].casefold()):
-        if word not in STOPWORDS and len(word) > 1 and word not in terms:
-            terms.append(word)
-    return " OR ".join(f'"{t}"' for t in terms[:MAX_TERMS]) or None
+        if word not in STOPWORDS and len(word) > 1 and word not in out:
+            out.append(word)
+    return out[:MAX_TERMS]
+
+
+def fts_query(text: str, joiner: str = " OR ") -> str | None:
+    """'Where did I park my car?' -> '"park" OR "car"': quoted words only, so no FTS syntax gets through."""
+    return joiner.join(f'"{t}"' for t in terms(text)) or None
+
+
+def _user_filter(user: str) -> str:
+    tokens = re.findall(r"[\p{L}\p{N}]+", user.casefold())
+    return f'user : "{" ".join(tokens)}" AND ' if tokens else ""
 
 
 def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
-           recent_window: int = 0) -> list[Recalled]:
-    """Best matches first. The user filter is in the SQL itself; the current session's newest
-    `recent_window` messages are left out (they are already in the prompt)."""
-    query = fts_query(text)
-    if not query or k <= 0:
+           recent_window: int = 0, candidates: int = 200) -> list[Recalled]:
+    """Best matches first (BM25). The user filter is in the SQL itself; the current session's newest
+    `recent_window` messages are left out (they are already in the prompt).
+
+    Bounded work: BM25 is computed for at most `candidates` messages matching every query word,
+    plus `candidates` matching any word, newest first, so cost does not grow with the log."""
+    if not terms(text) or k <= 0:
         return []
     cutoff = _window_start(db, user, session, recent_window)
-    messages = db.execute(
-        """SELECT m.id, m.session, m.role, m.text, m.created_at, bm25(messages_fts) AS score
-           FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-           WHERE messages_fts MATCH ? AND m.user = ? AND NOT (m.session IS ? AND m.id >= ?)
-           ORDER BY score LIMIT ?""", (query, user, session, cutoff, k)).fetchall()
+    found: dict[str, Recalled] = {}
+    for joiner in (" AND ", " OR "):
+        query = f"{_user_filter(user)}text : ({fts_query(text, joiner)})"
+        rows = db.execute(
+            """SELECT m.id, m.session, m.role, m.text, m.created_at, bm25(messages_fts, 1.0, 0.0) AS score
+               FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+               WHERE messages_fts MATCH ? AND m.user = ? AND NOT (m.session IS ? AND m.id >= ?)
+               ORDER BY messages_fts.rowid DESC LIMIT ?""", (query, user, session, cutoff, candidates))
+        for r in rows:
+            found[str(r["id"])] = Recalled("message", str(r["id"]), r["session"], r["role"], r["text"],
+                                           r["created_at"], r["score"])
     notes = db.execute(
         """SELECT f.id, f.value, f.asserted_at, bm25(facts_fts) AS score
            FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
            WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.valid_to IS NULL
-           ORDER BY score LIMIT ?""", (query, user, k)).fetchall()
-    found = [Recalled("message", str(r["id"]), r["session"], r["role"], r["text"], r["created_at"], r["score"])
-             for r in messages]
-    found += [Recalled("note", r["id"], None, "user", r["value"], r["asserted_at"], r["score"]) for r in notes]
-    return sorted(found, key=lambda r: r.score)[:k]
+           ORDER BY facts_fts.rowid DESC LIMIT ?""", (fts_query(text), user, candidates)).fetchall()
+    for r in notes:
+        found[r["id"]] = Recalled("note", r["id"], None, "user", r["value"], r["asserted_at"], r["score"])
+    return sorted(found.values(), key=lambda r: r.score)[:k]
 
 
 def _window_start(db: sqlite3.Connection, user: str, session: str | None, window: int) -> int:

@@ -28,18 +28,19 @@ _M001_CORE = """
         CREATE INDEX messages_user_session ON messages(user, session, id);
 
         -- External-content FTS5: the text lives once, in messages; triggers keep the index exact.
+        -- The user column lets a MATCH skip other users' rows inside the index itself.
         CREATE VIRTUAL TABLE messages_fts USING fts5(
-            text, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+            text, user, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
         );
         CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
-            INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+            INSERT INTO messages_fts(rowid, text, user) VALUES (new.id, new.text, new.user);
         END;
         CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
-            INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+            INSERT INTO messages_fts(messages_fts, rowid, text, user) VALUES ('delete', old.id, old.text, old.user);
         END;
         CREATE TRIGGER messages_au AFTER UPDATE OF text ON messages BEGIN
-            INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
-            INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+            INSERT INTO messages_fts(messages_fts, rowid, text, user) VALUES ('delete', old.id, old.text, old.user);
+            INSERT INTO messages_fts(rowid, text, user) VALUES (new.id, new.text, new.user);
         END;
 
         CREATE TABLE facts (
@@ -60,6 +61,7 @@ _M001_CORE = """
             pinned INTEGER NOT NULL DEFAULT 0
         );
         CREATE INDEX facts_current ON facts(user, valid_to, key);
+        CREATE INDEX facts_newest ON facts(user, pinned, seq) WHERE valid_to IS NULL;
         CREATE INDEX facts_key ON facts(user, key, value_norm);
 
         CREATE VIRTUAL TABLE facts_fts USING fts5(
