@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Set everything up (first run only) and start the assistant. Arguments go to `glados`.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/setup.sh
+exec .venv/bin/glados "$@"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Create .venv and install the project into it; re-runs only when pyproject.toml changes.
+# Usage: scripts/setup.sh [EXTRAS]   (EXTRAS like "test" or "test,voice")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+python="${PYTHON:-python3}"
+
+if ! command -v "$python" >/dev/null 2>&1; then
+    echo "setup: $python not found; install Python 3.10 or newer (Debian: apt-get install python3 python3-venv)" >&2
+    exit 1
+fi
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+    echo "setup: $("$python" --version) is too old; Python 3.10 or newer is needed (set PYTHON=python3.11)" >&2
+    exit 1
+fi
+if [ ! -x .venv/bin/python ]; then
+    "$python" -m venv .venv 2>/dev/null || {
+        echo "setup: could not create .venv; on Debian/Ubuntu run: apt-get install python3-venv" >&2
+        exit 1
+    }
+fi
+stamp=".venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)-${extras//,/_}"
+if [ ! -f "$stamp" ]; then
+    echo "setup: installing glados${extras:+[$extras]} into .venv (first run takes a minute)..."
+    .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+    .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+    rm -f .venv/.installed-*
+    touch "$stamp"
+fi
