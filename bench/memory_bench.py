@@ -6,6 +6,7 @@
 Per turn: observe(utterance) + load_context + recall, with 1k facts stored for the user.
 Prints p50/p95 per size, the growth from the smallest to the largest, mining throughput, and
 the naive recall (every message scored by keyword overlap in Python) timed in the same run.
+Stored messages are synthetic with Zipf-distributed words (see VOCABULARY).
 """
 from __future__ import annotations
 
@@ -36,8 +37,16 @@ TURNS = ["what did I say about the museum trip", "I'm allergic to peanuts",
          "my favorite color is green", "what was the deadline for the python project"]
 
 
+FUNCTION_WORDS = ("the i you a to and it of that is in my was for on me we have with this but so "
+                  "what not be are just do at like all about").split()
+# Conversation-like text: word frequencies follow Zipf's law (weight 1/rank) over function words,
+# then the topical words above, then 3,000 rarer words; so a topical word is in a few % of messages.
+VOCABULARY = FUNCTION_WORDS + WORDS + [f"w{i}" for i in range(3000)]
+WEIGHTS = [1 / rank for rank in range(1, len(VOCABULARY) + 1)]
+
+
 def sentence(rng: random.Random) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 16)))
+    return " ".join(rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(6, 16)))
 
 
 def build(path: Path, messages: int, facts: int, rng: random.Random) -> Memory:

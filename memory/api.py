@@ -172,8 +172,9 @@ class Memory:
                           max_tokens, self.max_value_chars)
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
-               recent_window: int = 0) -> list[R.Recalled]:
-        return R.recall(self.db, user, text, k, session, recent_window)
+               recent_window: int = 0, candidates: int = 25) -> list[R.Recalled]:
+        """Earlier messages and notes matching text, best first (see recall.recall for the bounds)."""
+        return R.recall(self.db, user, text, k, session, recent_window, candidates)
 
     def summaries(self, user: str) -> list[sqlite3.Row]:
         return S.all_for(self.db, user)

@@ -11,6 +11,7 @@ was were be been am i me my mine you your we our it its this that these those wh
 do does did have has had not no yes can could would should will shall may might must just
 really very please tell know remember say said there here when where why how all any some""".split())
 MAX_TERMS = 12
+ALL_WORDS_SCAN = 20_000   # the all-words pass looks at this many newest messages, so its cost is bounded
 
 
 @dataclass(frozen=True)
@@ -53,29 +54,28 @@ def fts_query(text: str, joiner: str = " OR ") -> str | None:
     return joiner.join(f'"{t}"' for t in terms(text)) or None
 
 
-def _user_filter(user: str) -> str:
-    tokens = re.findall(r"[\p{L}\p{N}]+", user.casefold())
-    return f'user : "{" ".join(tokens)}" AND ' if tokens else ""
-
-
 def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
-           recent_window: int = 0, candidates: int = 200) -> list[Recalled]:
+           recent_window: int = 0, candidates: int = 25) -> list[Recalled]:
     """Best matches first (BM25). The user filter is in the SQL itself; the current session's newest
     `recent_window` messages are left out (they are already in the prompt).
 
-    Bounded work: BM25 is computed for at most `candidates` messages matching every query word,
-    plus `candidates` matching any word, newest first, so cost does not grow with the log."""
+    Bounded work, so the cost does not grow with the log: BM25 is computed for at most
+    `candidates` messages matching any query word (newest first, whole history) plus
+    `candidates` matching every word among the newest ALL_WORDS_SCAN messages."""
     if not terms(text) or k <= 0:
         return []
     cutoff = _window_start(db, user, session, recent_window)
     found: dict[str, Recalled] = {}
-    for joiner in (" AND ", " OR "):
-        query = f"{_user_filter(user)}text : ({fts_query(text, joiner)})"
+    newest = db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+    passes = [(" OR ", 0)] + ([(" AND ", newest - ALL_WORDS_SCAN)] if len(terms(text)) > 1 else [])
+    for joiner, after in passes:
         rows = db.execute(
-            """SELECT m.id, m.session, m.role, m.text, m.created_at, bm25(messages_fts, 1.0, 0.0) AS score
+            """SELECT m.id, m.session, m.role, m.text, m.created_at, bm25(messages_fts) AS score
                FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-               WHERE messages_fts MATCH ? AND m.user = ? AND NOT (m.session IS ? AND m.id >= ?)
-               ORDER BY messages_fts.rowid DESC LIMIT ?""", (query, user, session, cutoff, candidates))
+               WHERE messages_fts MATCH ? AND messages_fts.rowid > ? AND m.user = ?
+                 AND NOT (m.session IS ? AND m.id >= ?)
+               ORDER BY messages_fts.rowid DESC LIMIT ?""",
+            (fts_query(text, joiner), after, user, session, cutoff, candidates))
         for r in rows:
             found[str(r["id"])] = Recalled("message", str(r["id"]), r["session"], r["role"], r["text"],
                                            r["created_at"], r["score"])

@@ -28,19 +28,18 @@ _M001_CORE = """
         CREATE INDEX messages_user_session ON messages(user, session, id);
 
         -- External-content FTS5: the text lives once, in messages; triggers keep the index exact.
-        -- The user column lets a MATCH skip other users' rows inside the index itself.
         CREATE VIRTUAL TABLE messages_fts USING fts5(
-            text, user, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+            text, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
         );
         CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
-            INSERT INTO messages_fts(rowid, text, user) VALUES (new.id, new.text, new.user);
+            INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
         END;
         CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
-            INSERT INTO messages_fts(messages_fts, rowid, text, user) VALUES ('delete', old.id, old.text, old.user);
+            INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
         END;
         CREATE TRIGGER messages_au AFTER UPDATE OF text ON messages BEGIN
-            INSERT INTO messages_fts(messages_fts, rowid, text, user) VALUES ('delete', old.id, old.text, old.user);
-            INSERT INTO messages_fts(rowid, text, user) VALUES (new.id, new.text, new.user);
+            INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+            INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
         END;
 
         CREATE TABLE facts (
