@@ -1,0 +1,68 @@
+"""What a language model is to the assistant: streamed chat with optional tool calls."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+
+class LLMError(Exception):
+    """A model failure; str() is one line that says what to do."""
+
+
+class LLMUnavailable(LLMError):
+    """The server cannot be reached at all."""
+
+
+class ModelMissing(LLMError):
+    """The server is up but the model is not pulled."""
+
+    def __init__(self, model: str, message: str):
+        super().__init__(message)
+        self.model = model
+
+
+class LLMTimeout(LLMError):
+    """No first token, or no next token, within the configured time."""
+
+
+class StreamBroken(LLMError):
+    """The reply stream failed after it started."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    arguments: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One piece of a streamed reply: text, tool calls, or the final accounting."""
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    done: bool = False
+    prompt_tokens: int | None = None
+    reply_tokens: int | None = None
+
+
+Progress = Callable[[str, int | None, int | None], None]   # status, completed, total
+
+
+class LLM(ABC):
+    model: str
+
+    @abstractmethod
+    def chat(self, messages: list[dict], tools: list[dict] | None = None,
+             max_tokens: int | None = None) -> Iterator[Chunk]:
+        """Stream a reply to `messages` (Ollama chat format). Raises LLMError subclasses."""
+
+    @abstractmethod
+    def check(self) -> None:
+        """Raise LLMUnavailable or ModelMissing when a chat would fail for that reason."""
+
+    def supports_tools(self) -> bool:
+        return False
+
+    def pull(self, progress: Progress) -> None:
+        raise LLMError(f"this model backend cannot download {self.model}")

@@ -1,0 +1,146 @@
+"""A stand-in Ollama HTTP server (stdlib only) on 127.0.0.1 and a free port, for the real client.
+
+Speaks /api/chat (streamed and not), /api/tags, /api/show, /api/pull and error replies. Replies
+are scripted with `enqueue`; every request body is recorded in `requests` for assertions.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Scripted:
+    text: str = ""
+    tool_calls: list[dict] = field(default_factory=list)
+    status: int = 200
+    error: str = ""
+    stall: bool = False            # accept the request and never answer
+    break_after: int | None = None  # send this many words, then drop the connection
+    delay: float = 0.0             # seconds between streamed words
+
+
+class StubOllama:
+    def __init__(self, models: tuple[str, ...] = ("llama3.2:latest",), capabilities: tuple[str, ...] = ("completion",)):
+        self.models = list(models)
+        self.capabilities = list(capabilities)
+        self.replies: deque[Scripted] = deque()
+        self.requests: list[tuple[str, dict]] = []
+        self.release = threading.Event()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def enqueue(self, text: str = "", **kwargs) -> "StubOllama":
+        self.replies.append(Scripted(text=text, **kwargs))
+        return self
+
+    def chats(self) -> list[dict]:
+        return [body for path, body in self.requests if path == "/api/chat"]
+
+    def __enter__(self) -> "StubOllama":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+    def _handler(self):
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"   # the body ends when the connection closes
+
+            def log_message(self, *args):
+                pass
+
+            def _json(self, status: int, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _line(self, body: dict) -> None:
+                self.wfile.write(json.dumps(body).encode() + b"\n")
+                self.wfile.flush()
+
+            def do_GET(self):
+                stub.requests.append((self.path, {}))
+                if self.path == "/api/tags":
+                    self._json(200, {"models": [{"name": m, "model": m, "size": 1, "digest": "0" * 12,
+                                                 "modified_at": "2026-01-01T00:00:00Z", "details": {}}
+                                                for m in stub.models]})
+                else:
+                    self._json(404, {"error": "not found"})
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+                stub.requests.append((self.path, body))
+                model = body.get("model", "")
+                known = model in stub.models or f"{model}:latest" in stub.models
+                if self.path == "/api/show":
+                    if not known:
+                        return self._json(404, {"error": f"model '{model}' not found"})
+                    return self._json(200, {"capabilities": stub.capabilities, "modelfile": "", "details": {},
+                                            "model_info": {}, "parameters": "", "template": ""})
+                if self.path == "/api/pull":
+                    return self._pull(model)
+                if self.path != "/api/chat":
+                    return self._json(404, {"error": "not found"})
+                if not known:
+                    return self._json(404, {"error": f'model "{model}" not found, try pulling it first'})
+                reply = stub.replies.popleft() if stub.replies else Scripted(text="Stand-in reply.")
+                if reply.stall:
+                    stub.release.wait()
+                    return
+                if reply.status != 200:
+                    return self._json(reply.status, {"error": reply.error or "internal error"})
+                if body.get("stream", True):
+                    self._stream(model, reply)
+                else:
+                    self._json(200, self._message(model, reply.text, reply.tool_calls, done=True))
+
+            def _message(self, model: str, text: str, tool_calls: list, done: bool) -> dict:
+                message = {"role": "assistant", "content": text}
+                if tool_calls:
+                    message["tool_calls"] = [{"function": c} for c in tool_calls]
+                out = {"model": model, "created_at": "2026-01-01T00:00:00Z", "message": message, "done": done}
+                if done:
+                    out.update(done_reason="stop", prompt_eval_count=1, eval_count=max(1, len(text.split())))
+                return out
+
+            def _stream(self, model: str, reply: Scripted) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-ndjson")
+                self.end_headers()
+                words = reply.text.split(" ") if reply.text else []
+                for i, word in enumerate(words):
+                    if reply.break_after is not None and i >= reply.break_after:
+                        return   # connection closes without the final "done" line
+                    self._line(self._message(model, word + (" " if i < len(words) - 1 else ""), [], False))
+                    if reply.delay:
+                        time.sleep(reply.delay)
+                if reply.tool_calls:
+                    self._line(self._message(model, "", reply.tool_calls, False))
+                self._line(self._message(model, "", [], True))
+
+            def _pull(self, model: str) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-ndjson")
+                self.end_headers()
+                self._line({"status": "pulling manifest"})
+                for done in (0, 50, 100):
+                    self._line({"status": "pulling 1234abcd", "digest": "sha256:1234", "total": 100, "completed": done})
+                self._line({"status": "success"})
+                stub.models.append(f"{model}:latest")
+
+        return Handler
