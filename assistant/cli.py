@@ -9,7 +9,7 @@ from rich.console import Console
 
 from memory import Memory, MemoryStoreError, UnknownKey
 
-from . import memory_cli
+from . import chat, memory_cli
 from .config import Config, ConfigError, load_config
 
 
@@ -21,6 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="glados", parents=[common],
                                      description="A local GLaDOS-style voice assistant that remembers you.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("voice", parents=[common], help="the voice loop (microphone and speaker)")
+    chat.add_parser(sub, common)
     memory_cli.add_parser(sub, common)
     return parser
 
@@ -40,11 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "memory":
             with open_memory(config, getattr(args, "db", None)) as memory:
                 return memory_cli.run(args, memory, user, console)
-        handler = COMMANDS.get(args.command or "voice")
-        if handler is None:
-            err.print(f"glados: '{args.command}' is not available yet", markup=False)
-            return 2
-        return handler(args, config, user, console)
+        db = getattr(args, "db", None)
+        if args.command == "chat":
+            return chat.run(args, config, user, console, lambda: open_memory(config, db))
+        return voice_unavailable(args, config, user, console, lambda: open_memory(config, db))
     except (ConfigError, MemoryStoreError, UnknownKey, memory_cli.UsageError) as exc:
         err.print(f"glados: {exc}", markup=False)
         return 1
@@ -53,8 +54,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-# Front ends register here: name -> handler(args, config, user, console) -> exit code.
-COMMANDS: dict = {}
+def voice_unavailable(args, config: Config, user: str, console: Console, memory_factory) -> int:
+    """Until the voice loop lands: say so in one line, and offer the typed chat on a terminal."""
+    line = "glados: the voice loop is not built yet; use 'glados chat' to talk by typing"
+    if sys.stdin.isatty():
+        console.print(line.replace("use 'glados chat' to talk by typing", "starting the typed chat"), markup=False)
+        return chat.run(args, config, user, console, memory_factory)
+    Console(stderr=True).print(line, markup=False)
+    return 1
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -31,6 +31,7 @@ class MemoryConfig(Strict):
     context_tokens: int = Field(400, ge=0, le=100_000)
     max_value_chars: int = Field(200, ge=10, le=10_000)
     recall_k: int = Field(3, ge=0, le=50)
+    recall_candidates: int = Field(25, ge=1, le=10_000)
     recent_window: int = Field(12, ge=0, le=10_000)
     busy_timeout_ms: int = Field(5000, ge=0, le=600_000)
 
@@ -50,10 +51,22 @@ class Example(Strict):
     assistant: str
 
 
+class Lines(Strict):
+    """What she says when the answer comes from memory, not the model. {what}, {date}, {source} are filled in."""
+    offline: str = "My language core is offline. Start Ollama and try again."
+    remembered: str = "Noted: {what}."
+    forgot: str = "Deleted: {what}."
+    forgot_nothing: str = "I had nothing stored about {what}."
+    facts: str = "Here is what I know about you: {what}."
+    no_facts: str = "I know nothing about you yet."
+    why: str = "Because you told me on {date}: \"{source}\"."
+    why_unknown: str = "I have nothing stored about {what}."
+
+
 class PersonaConfig(Strict):
     system_prompt: str = "You are GLaDOS, the sardonic AI from Aperture Science. Answer briefly."
     examples: list[Example] = []
-    offline_line: str = "My language core is offline. Start Ollama and try again."
+    lines: Lines = Lines()
 
 
 class BudgetConfig(Strict):

@@ -92,10 +92,11 @@ class Memory:
             return F.forget(self.db, user, F.find_for_forget(self.db, user, change.key, change.value))
         return []
 
-    def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None) -> int:
+    def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None,
+            interrupted: bool = False) -> int:
         """Append a message without mining it (the assistant's replies, for example)."""
         with transaction(self.db):
-            return R.log(self.db, user, session, role, mining.clean(text), self.now(), tokens)
+            return R.log(self.db, user, session, role, mining.clean(text), self.now(), tokens, interrupted)
 
     def remember(self, user: str, key: str, value: str, source: str = "") -> list[F.FactChange]:
         """Store one fact directly (a tool call, an import)."""
@@ -191,7 +192,7 @@ class Memory:
 
     # -- export / import -----------------------------------------------------------------
     def export(self, user: str) -> dict:
-        msgs = self.db.execute("SELECT id, session, role, text, tokens, created_at FROM messages "
+        msgs = self.db.execute("SELECT id, session, role, text, tokens, created_at, interrupted FROM messages "
                                "WHERE user = ? ORDER BY id", (user,)).fetchall()
         return {
             "format": EXPORT_FORMAT, "user": user, "exported_at": self.now(),

@@ -806,6 +806,14 @@ def _forget(text: str) -> list[Change] | None:
     target = _trim(m["v"])
     if re.fullmatch(r"(?:it|that|this|about it|everything|all|all of it|everything about me|me)", target, flags=F):
         return []  # "forget it" is not a memory command; "forget everything" needs confirmation
+    return [Change("forget", c.key, c.value) for c in targets(target)]
+
+
+def targets(phrase: str) -> list[Change]:
+    """What a phrase points at: "where i live" -> location; "that i'm allergic to x" -> allergy x.
+    Used by "forget ..." and "why do you think ...". Returned ops are meaningless; key/value count."""
+    target = _trim(_normalise(clean(phrase)))
+    target = re.sub(r"^(?:that|about|the fact that)\s+", "", target, flags=F)
     for pattern, key in FORGET_TARGETS:
         if re.fullmatch(pattern, target, flags=F):
             return [Change("forget", key, None)]
@@ -825,7 +833,17 @@ def _forget(text: str) -> list[Change] | None:
     if inner:
         return [Change("forget", c.key, c.value) for c in inner if c.key]
     target = re.sub(r"^(?:my|the)\s+", "", target, flags=F)
-    return [Change("forget", None, target)] if target.lower() not in NON_VALUES else []
+    return [Change("forget", None, target)] if target and target.lower() not in NON_VALUES else []
+
+
+def command_kind(text: str) -> str | None:
+    """'remember' for an explicit note request, 'forget' for a deletion request, else None."""
+    for sentence in SENTENCE_SPLIT.split(_normalise(clean(text))):
+        if _match(FORGET, sentence) and _forget(sentence):
+            return "forget"
+        if _note(sentence):
+            return "remember"
+    return None
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import regex as re
 STOPWORDS = set("""a an the and or but if then so to of in on at by for with about from as is are
 was were be been am i me my mine you your we our it its this that these those what which who whom
 do does did have has had not no yes can could would should will shall may might must just
-really very please tell know remember say said there here when where why how all any some""".split())
+really very please tell know remember say said there here when where why how all any some
+im ive dont didnt cant wont isnt m s t d ll re ve forgotten""".split())
 MAX_TERMS = 12
 ALL_WORDS_SCAN = 20_000   # the all-words pass looks at this many newest messages, so its cost is bounded
 
@@ -32,11 +33,11 @@ def estimate_tokens(text: str) -> int:
 
 
 def log(db: sqlite3.Connection, user: str, session: str, role: str, text: str, now: str,
-        tokens: int | None = None) -> int:
+        tokens: int | None = None, interrupted: bool = False) -> int:
     """Append one message; its token count is stored so trimming never re-counts history."""
     cur = db.execute(
-        "INSERT INTO messages (user, session, role, text, tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (user, session, role, text, estimate_tokens(text) if tokens is None else tokens, now))
+        "INSERT INTO messages (user, session, role, text, tokens, created_at, interrupted) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (user, session, role, text, estimate_tokens(text) if tokens is None else tokens, now, int(interrupted)))
     return int(cur.lastrowid)
 
 

@@ -89,9 +89,16 @@ _M001_CORE = """
 """
 
 
+_M002_INTERRUPTED = """
+-- A reply cut short (Ctrl-C, barge-in) is kept as said, and marked.
+ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
+    ("002_interrupted", _M002_INTERRUPTED),
 ]
 
 

@@ -70,7 +70,7 @@ def test_migrations_are_recorded_and_run_once(tmp_path):
     Memory(path).close()
     Memory(path).close()
     rows = sqlite3.connect(path).execute("SELECT name FROM migrations").fetchall()
-    assert rows == [("001_core",)]
+    assert rows == [("001_core",), ("002_interrupted",)]
 
 
 def test_summaries_are_append_only(mem):

@@ -53,8 +53,8 @@ class LLM(ABC):
     model: str
 
     @abstractmethod
-    def chat(self, messages: list[dict], tools: list[dict] | None = None,
-             max_tokens: int | None = None) -> Iterator[Chunk]:
+    def chat(self, messages: list[dict], tools: list[dict] | None = None, max_tokens: int | None = None,
+             context_tokens: int | None = None) -> Iterator[Chunk]:
         """Stream a reply to `messages` (Ollama chat format). Raises LLMError subclasses."""
 
     @abstractmethod

@@ -75,12 +75,14 @@ class OllamaLLM(LLM):
         except Exception as exc:  # noqa: BLE001
             raise self._translate(exc) from exc
 
-    def chat(self, messages: list[dict], tools: list[dict] | None = None,
-             max_tokens: int | None = None) -> Iterator[Chunk]:
+    def chat(self, messages: list[dict], tools: list[dict] | None = None, max_tokens: int | None = None,
+             context_tokens: int | None = None) -> Iterator[Chunk]:
         """Stream in a worker thread, so the first-token and between-token timeouts are exact."""
-        options = {"temperature": self.temperature}
+        options: dict = {"temperature": self.temperature}
         if max_tokens:
             options["num_predict"] = max_tokens
+        if context_tokens:
+            options["num_ctx"] = context_tokens
         client = ollama.Client(host=self.host, timeout=self._timeout)
         out: queue.Queue = queue.Queue()
         stop = threading.Event()

@@ -1,0 +1,178 @@
+"""One turn: text in, memory updated, prompt assembled, reply streamed out. Reused by chat and voice."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Callable
+
+from memory import Memory, Recalled, new_session_id
+from memory.api import utc_now
+
+from . import commands, prompt, summary, tools
+from .config import Config
+from .llm import LLM, LLMError, LLMUnavailable, ModelMissing
+
+TextSink = Callable[[str], None]
+EventSink = Callable[[str, dict], None]
+MAX_TOOL_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What she said. source: memory | model | offline. interrupted: cut short (Ctrl-C, barge-in)."""
+    text: str
+    source: str
+    interrupted: bool = False
+    recalled: tuple[Recalled, ...] = ()
+    error: str | None = None
+
+
+@dataclass
+class Stats:
+    turns: int = 0
+    degraded_turns: int = 0
+    tool_calls: int = 0
+    last_prompt: list[dict] = field(default_factory=list)
+
+
+class Brain:
+    """Owns the session; answers each turn from memory or from the model."""
+
+    def __init__(self, memory: Memory, llm: LLM | None, config: Config, user: str,
+                 clock: Callable[[], datetime] = utc_now, on_event: EventSink | None = None):
+        self.memory, self.llm, self.config, self.user = memory, llm, config, user
+        self.clock = clock
+        self.on_event = on_event or (lambda kind, data: None)
+        self.online = False
+        self.session: str | None = None
+        self.last_activity: datetime | None = None
+        self.stats = Stats()
+
+    # -- model availability ---------------------------------------------------------------------
+    def connect(self) -> LLMError | None:
+        """Check the model; None when it is ready, else the error (the brain then runs degraded)."""
+        if self.llm is None:
+            self.online = False
+            return LLMUnavailable("no language model configured")
+        try:
+            self.llm.check()
+        except LLMError as exc:
+            self.online = False
+            return exc
+        self.online = True
+        return None
+
+    # -- sessions -------------------------------------------------------------------------------
+    def _touch(self) -> str:
+        now = self.clock()
+        idle = timedelta(minutes=self.config.session.idle_timeout_min)
+        if self.session and self.last_activity and now - self.last_activity > idle:
+            self.end_session()
+        if self.session is None:
+            self.session = new_session_id()
+            self.on_event("session", {"session": self.session})
+        self.last_activity = now
+        return self.session
+
+    def end_session(self) -> str | None:
+        """Append one summary for the session (model-written when reachable); None if nothing was said."""
+        session, self.session = self.session, None
+        if session is None:
+            return None
+        rows = self.memory.messages(self.user, session)
+        if not any(r["role"] == "user" for r in rows):
+            return None
+        text = None
+        if self.online and self.llm is not None:
+            try:
+                text = summary.by_model(self.llm, rows, self.config)
+            except LLMError as exc:
+                self.on_event("degraded", {"why": str(exc)})
+        if not text:
+            text = summary.extractive(self.memory, self.user, rows, self.config.session.summary_max_words)
+        self.memory.add_summary(self.user, session, text)
+        self.on_event("summary", {"session": session, "text": text})
+        return text
+
+    # -- one turn -------------------------------------------------------------------------------
+    def turn(self, text: str, on_text: TextSink = lambda s: None) -> Reply:
+        session = self._touch()
+        self.stats.turns += 1
+        command = commands.answer(self.memory, self.user, session, text, self.config.persona.lines)
+        if command is not None:
+            self.memory.log(self.user, session, "assistant", command.stored or command.text)
+            on_text(command.text)
+            return Reply(command.text, "memory")
+        history = self._history(session)
+        observation = self.memory.observe(self.user, text, session=session)
+        for change in observation.changes:
+            self.on_event("fact", {"change": change})
+        if not self.online and self.connect() is not None:
+            return self._offline(on_text)
+        mem = self.config.memory
+        recalled = self.memory.recall(self.user, text, k=mem.recall_k, session=session,
+                                      recent_window=mem.recent_window + 1, candidates=mem.recall_candidates)
+        block = self.memory.load_context(self.user, mem.max_facts, mem.max_summaries,
+                                         min(mem.context_tokens, self.config.budget.memory))
+        messages, used = prompt.assemble(self.config.persona, self.config.budget, block, recalled, history, text)
+        for r in used:
+            self.on_event("recalled", {"session": r.session, "date": r.created_at[:10], "text": r.text})
+        return self._generate(session, messages, tuple(used), on_text)
+
+    def _history(self, session: str) -> list[prompt.Turn]:
+        rows = self.memory.messages(self.user, session, limit=self.config.memory.recent_window)
+        return [prompt.Turn(r["role"], r["text"], r["tokens"]) for r in rows]
+
+    def _offline(self, on_text: TextSink) -> Reply:
+        self.stats.degraded_turns += 1
+        line = self.config.persona.lines.offline
+        on_text(line)
+        return Reply(line, "offline")
+
+    def _generate(self, session: str, messages: list[dict], recalled: tuple[Recalled, ...],
+                  on_text: TextSink) -> Reply:
+        assert self.llm is not None
+        use_tools = self.config.llm.tools and self.llm.supports_tools()
+        parts: list[str] = []
+        try:
+            for _ in range(MAX_TOOL_ROUNDS + 1):
+                self.stats.last_prompt = messages
+                calls = []
+                for chunk in self.llm.chat(messages, tools=tools.TOOLS if use_tools else None,
+                                           max_tokens=self.config.budget.reply,
+                                           context_tokens=prompt.context_size(self.config.budget)):
+                    if chunk.text:
+                        parts.append(chunk.text)
+                        on_text(chunk.text)
+                    calls += chunk.tool_calls
+                if not calls:
+                    break
+                messages = messages + self._run_tools(calls, "".join(parts))
+        except KeyboardInterrupt:
+            self._store(session, parts, interrupted=True)
+            raise
+        except LLMError as exc:
+            self.online = not isinstance(exc, (LLMUnavailable, ModelMissing))
+            self.on_event("degraded", {"why": str(exc)})
+            self._store(session, parts, interrupted=bool(parts))
+            if parts:
+                return Reply("".join(parts), "model", interrupted=True, recalled=recalled, error=str(exc))
+            reply = self._offline(on_text)
+            return Reply(reply.text, "offline", recalled=recalled, error=str(exc))
+        self._store(session, parts, interrupted=False)
+        return Reply("".join(parts), "model", recalled=recalled)
+
+    def _run_tools(self, calls: list, said: str) -> list[dict]:
+        out = [{"role": "assistant", "content": said,
+                "tool_calls": [{"function": {"name": c.name, "arguments": c.arguments}} for c in calls]}]
+        for call in calls:
+            self.stats.tool_calls += 1
+            result = tools.run(self.memory, self.user, call, self.config.memory.recall_k)
+            self.on_event("tool", {"name": call.name, "arguments": call.arguments, "result": result})
+            out.append({"role": "tool", "content": result, "tool_name": call.name})
+        return out
+
+    def _store(self, session: str, parts: list[str], interrupted: bool) -> None:
+        text = "".join(parts).strip()
+        if text:
+            self.memory.log(self.user, session, "assistant", text, interrupted=interrupted)

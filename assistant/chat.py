@@ -1,0 +1,211 @@
+"""`glados chat`: the brain and memory, typed. One line in, one reply out, streamed."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Iterator, TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+from rich.table import Table
+
+from memory import Memory, MemoryStoreError
+
+from .brain import Brain
+from .config import Config
+from .llm import LLMError, ModelMissing
+from .llm.ollama import OllamaLLM
+
+HELP = """commands:
+  /memory               what I remember about you
+  /memory forget ID     forget one fact (id prefix from /memory, or a key like location)
+  /memory clear         forget everything about you (asks for YES)
+  /recall TEXT          search earlier conversations, without the model
+  /sessions             your sessions
+  /history              this session's messages
+  /help                 this list
+  /quit                 end the session (Ctrl-D works too)"""
+
+
+def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    sub.add_parser("chat", parents=[common], help="typed chat with the same brain and memory")
+
+
+def make_llm(config: Config) -> OllamaLLM:
+    c = config.llm
+    return OllamaLLM(c.host, c.model, c.connect_timeout_s, c.first_token_timeout_s, c.between_tokens_timeout_s,
+                     c.temperature)
+
+
+class ChatUI:
+    """Reads lines, prints replies and events; every memory action goes through the brain's Memory."""
+
+    def __init__(self, brain: Brain, console: Console, lines: Iterator[str], interactive: bool):
+        self.brain, self.console, self.lines, self.interactive = brain, console, lines, interactive
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(text, style=style or None, markup=False, highlight=False)
+
+    def event(self, kind: str, data: dict) -> None:
+        if kind == "recalled":
+            self.say(f"[recalled from session {data['session'] or 'notes'} on {data['date']}]", "dim")
+        elif kind == "tool":
+            self.say(f"[memory tool {data['name']}({data['arguments']})]", "dim")
+        elif kind == "fact":
+            change = data["change"]
+            self.say(f"[remembered {change.key}: {change.value} ({change.kind})]", "dim")
+        elif kind == "degraded":
+            self.say(f"[{data['why']}]", "yellow")
+
+    def _streamer(self) -> Callable[[str], None]:
+        """Prints 'GLaDOS: ' before the first piece of a reply, so events print above it."""
+        started = False
+
+        def show(text: str) -> None:
+            nonlocal started
+            if not started:
+                self.console.print("GLaDOS: ", end="", style="bold magenta", markup=False)
+                started = True
+            self.console.print(text, end="", markup=False, highlight=False, soft_wrap=True)
+        return show
+
+    def start(self) -> None:
+        problem = self.brain.connect()
+        if isinstance(problem, ModelMissing) and self.interactive and self._ask(
+                f"The model '{problem.model}' is not pulled. Pull it now with 'ollama pull {problem.model}'? [y/N] "):
+            self._pull()
+            problem = self.brain.connect()
+        if problem is not None:
+            self.say(f"glados: {problem}. Chatting without the model: memory commands still work.", "yellow")
+
+    def _ask(self, question: str) -> bool:
+        self.console.print(question, end="", markup=False)
+        answer = next(self.lines, "")
+        return answer.strip().lower() in ("y", "yes")
+
+    def _pull(self) -> None:
+        llm = self.brain.llm
+        with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), console=self.console) as bar:
+            task = bar.add_task(f"pulling {llm.model}", total=None)
+
+            def progress(status: str, completed: int | None, total: int | None) -> None:
+                bar.update(task, description=f"{llm.model}: {status}", completed=completed or 0, total=total)
+            try:
+                llm.pull(progress)
+            except LLMError as exc:
+                self.say(f"glados: pull failed: {exc}", "red")
+
+    def run(self) -> int:
+        """The loop; returns the exit code. The session ends on /quit, end of input or Ctrl-C."""
+        self.start()
+        code = 0
+        try:
+            for line in self.lines:
+                line = line.strip()
+                if not line:
+                    continue
+                if line.startswith("/"):
+                    if self.slash(line) == "quit":
+                        break
+                    continue
+                reply = self.brain.turn(line, on_text=self._streamer())
+                self.console.print()
+                if reply.error and reply.interrupted:
+                    self.say(f"[the reply broke off: {reply.error}; what was said is kept]", "yellow")
+        except KeyboardInterrupt:
+            self.console.print()
+            self.say("[interrupted; what was said so far is kept]", "yellow")
+            code = 130
+        self.finish()
+        return code
+
+    def finish(self) -> None:
+        summary = self.brain.end_session()
+        if summary:
+            self.say(f"[session saved: {summary}]", "dim")
+        if self.brain.stats.degraded_turns:
+            self.say(f"[{self.brain.stats.degraded_turns} turn(s) answered without the model]", "yellow")
+
+    # -- slash commands -------------------------------------------------------------------------
+    def slash(self, line: str) -> str | None:
+        memory, user = self.brain.memory, self.brain.user
+        cmd, _, arg = line[1:].partition(" ")
+        arg = arg.strip()
+        if cmd in ("quit", "exit", "q"):
+            return "quit"
+        if cmd == "help":
+            self.say(HELP)
+        elif cmd == "memory" and arg.startswith("forget"):
+            target = arg[len("forget"):].strip()
+            if not target:
+                self.say("usage: /memory forget ID_OR_KEY")
+            else:
+                self._forget(target)
+        elif cmd == "memory" and arg == "clear":
+            self.console.print(f"Delete everything remembered about {user!r}? Type YES to confirm: ", end="",
+                               markup=False)
+            if next(self.lines, "").strip() == "YES":
+                counts = memory.clear(user)
+                self.brain.session = None
+                self.say(f"deleted {counts['facts']} facts, {counts['messages']} messages and "
+                         f"{counts['summaries']} summaries")
+            else:
+                self.say("nothing deleted")
+        elif cmd == "memory" and not arg:
+            self._facts(memory, user)
+        elif cmd == "recall" and arg:
+            found = memory.recall(user, arg, k=5)
+            for r in found:
+                self.say(f"[{r.created_at[:16]} {'session ' + r.session if r.session else 'note'}] {r.role}: {r.text}")
+            if not found:
+                self.say("nothing matches")
+        elif cmd == "sessions":
+            for row in memory.sessions(user):
+                mark = " (this one)" if row["session"] == self.brain.session else ""
+                self.say(f"{row['session']}  {row['started'][:16]}  {row['messages']} messages{mark}")
+        elif cmd == "history":
+            for row in memory.messages(user, self.brain.session) if self.brain.session else []:
+                self.say(f"{row['role']}: {row['text']}" + (" [interrupted]" if row["interrupted"] else ""))
+        else:
+            self.say(f"unknown command {line!r}; /help lists them")
+        return None
+
+    def _forget(self, target: str) -> None:
+        try:
+            for change in self.brain.memory.forget(self.brain.user, target):
+                self.say(f"forgot {change.key}: {change.value}")
+        except MemoryStoreError as exc:   # not found, ambiguous: one line, and the chat goes on
+            self.say(f"glados: {exc}")
+
+    def _facts(self, memory: Memory, user: str) -> None:
+        facts = memory.facts(user)
+        if not facts:
+            self.say("nothing remembered yet")
+            return
+        table = Table(show_edge=False)
+        for column in ("id", "key", "value", "since"):
+            table.add_column(column)
+        for f in facts:
+            table.add_row(f.id[:8], f.key + (" *" if f.pinned else ""), f.value, f.valid_from[:10])
+        self.console.print(table)
+
+
+def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator[str]:
+    """Lines from stdin; with a terminal, a prompt before each."""
+    while True:
+        if interactive:
+            console.print("you> ", end="", style="bold cyan")
+        line = stream.readline()
+        if not line:
+            return
+        yield line
+
+
+def run(args: argparse.Namespace, config: Config, user: str, console: Console,
+        memory_factory: Callable[[], Memory], stdin: TextIO = sys.stdin) -> int:
+    interactive = stdin.isatty()
+    with memory_factory() as memory:
+        brain = Brain(memory, make_llm(config), config, user)
+        ui = ChatUI(brain, console, input_lines(stdin, console, interactive), interactive)
+        brain.on_event = ui.event
+        return ui.run()
