@@ -50,12 +50,16 @@ class OllamaLLM(LLM):
 
     # -- the interface ------------------------------------------------------------------------
     def check(self) -> None:
+        """Reachable, and the model listed by /api/tags. A server that answers /api/tags with an
+        error or an empty list is taken as reachable: a missing model then shows as a 404 on chat."""
         try:
             names = {m.model for m in self._client.list().models if m.model}
+        except ollama.ResponseError:
+            return
         except Exception as exc:  # noqa: BLE001 - every failure is translated into one line
             raise self._translate(exc) from exc
         wanted = {self.model, f"{self.model}:latest"} if ":" not in self.model else {self.model}
-        if not names & wanted:
+        if names and not names & wanted:
             raise ModelMissing(self.model, f"model '{self.model}' is not pulled on {self.host}; "
                                            f"run 'ollama pull {self.model}'")
 
@@ -64,7 +68,9 @@ class OllamaLLM(LLM):
         if self._tools is None:
             try:
                 self._tools = "tools" in (self._client.show(self.model).capabilities or [])
-            except Exception:  # noqa: BLE001 - no capabilities means no tools, not a failure
+            except ollama.ResponseError:
+                self._tools = False           # a server without /api/show: no tools
+            except Exception:  # noqa: BLE001 - unreachable now; ask again next turn
                 return False
         return self._tools
 

@@ -1,0 +1,190 @@
+"""The turn logic with a scripted model: prompt contents, budget, sessions, commands, tools, faults."""
+from datetime import datetime, timezone
+
+import pytest
+
+from assistant.brain import Brain
+from assistant.config import BudgetConfig, Config, MemoryConfig, load_config
+from assistant.llm import StreamBroken, ToolCall
+from memory import Memory, estimate_tokens
+from tests.fakes import ScriptedLLM
+
+
+@pytest.fixture
+def config():
+    return load_config()
+
+
+def brain_for(mem, llm, config, user="ada", clock=None):
+    brain = Brain(mem, llm, config, user, **({"clock": clock} if clock else {}))
+    brain.connect()
+    return brain
+
+
+def system_prompt(request):
+    return request[0]["content"]
+
+
+def test_prompt_has_current_facts_not_superseded_ones(mem, config):
+    mem.observe("ada", "I'm vegetarian and I'm allergic to peanuts")
+    mem.observe("ada", "actually I've started eating fish again")
+    llm = ScriptedLLM().enqueue("Noted, meatbag.")
+    reply = brain_for(mem, llm, config).turn("what should I cook tonight")
+    assert reply.text == "Noted, meatbag." and reply.source == "model"
+    system = system_prompt(llm.requests[0])
+    assert '"peanuts"' in system and '"pescatarian"' in system and "vegetarian" not in system
+    assert llm.requests[0][-1] == {"role": "user", "content": "what should I cook tonight"}
+
+
+def test_new_user_gets_the_bare_persona(mem, config):
+    llm = ScriptedLLM()
+    brain_for(mem, llm, config, user="newbie").turn("hello")
+    system = system_prompt(llm.requests[0])
+    assert "remember about the user" not in system and "Earlier" not in system
+    assert system.startswith(config.persona.system_prompt.strip()[:40])
+
+
+def test_one_users_facts_never_reach_another_users_prompt(mem, config):
+    mem.observe("ada", "I'm allergic to peanuts and my name is Ada")
+    mem.add_summary("ada", "s0", "Ada talked about peanuts.")
+    llm = ScriptedLLM()
+    brain_for(mem, llm, config, user="bob").turn("tell me about peanuts and Ada")
+    assert "peanuts" not in str(llm.requests[0][:-1]) and "Ada" not in str(llm.requests[0][:-1])
+
+
+def test_500_earlier_turns_stay_within_budget_trimmed_by_pairs(mem):
+    config = Config(budget=BudgetConfig(system=300, memory=200, recall=100, history=600, reply=200),
+                    memory=MemoryConfig(recent_window=2000))
+    llm = ScriptedLLM()
+    brain = brain_for(mem, llm, config)
+    for i in range(500):
+        llm.enqueue(f"Reply number {i} to your tedious message, with some filler words.")
+        brain.turn(f"message number {i} about nothing in particular")
+    for request in llm.requests[-50:]:
+        rest = request[1:]
+        if rest[0]["content"].startswith("Earlier messages"):
+            rest = rest[1:]
+        assert rest[0]["role"] == "user"
+        history_tokens = sum(estimate_tokens(m["content"]) for m in rest)
+        assert history_tokens <= config.budget.history + 2 * len(rest)
+        roles = [m["role"] for m in rest[:-1]]
+        assert roles == ["user", "assistant"] * (len(roles) // 2)    # whole pairs only
+    last = llm.requests[-1]
+    assert "message number 499" in last[-1]["content"] and "message number 498" in str(last)
+    assert "message number 0 " not in str(last)
+
+
+def test_token_counts_are_stored_with_messages(mem, config):
+    brain = brain_for(mem, ScriptedLLM().enqueue("A reply."), config)
+    brain.turn("a message of some length")
+    rows = mem.messages("ada", brain.session)
+    assert [r["tokens"] for r in rows] == [estimate_tokens(r["text"]) for r in rows]
+
+
+def test_memory_commands_are_answered_without_the_model(mem, config):
+    llm = ScriptedLLM()
+    brain = brain_for(mem, llm, config)
+    mem.observe("ada", "I'm vegetarian")
+    assert "locker code is 4512" in brain.turn("remember that my locker code is 4512").text
+    listing = brain.turn("what do you know about me").text
+    assert "4512" in listing and "vegetarian" in listing
+    why = brain.turn("why do you think I'm vegetarian?").text
+    assert "I'm vegetarian" in why
+    gone = brain.turn("forget that I'm vegetarian").text
+    assert "vegetarian" in gone
+    assert llm.requests == []
+    assert "vegetarian" not in str(mem.export("ada"))      # the confirmation is stored redacted
+
+
+def test_recalled_messages_show_and_reach_the_prompt(mem, config):
+    old = Brain(mem, ScriptedLLM().enqueue("Fine."), config, "ada")
+    old.connect()
+    old.turn("my locksmith is called Bartholomew Quince")
+    old.end_session()
+    events = []
+    llm = ScriptedLLM()
+    brain = Brain(mem, llm, config, "ada", on_event=lambda kind, data: events.append((kind, data)))
+    brain.connect()
+    brain.turn("what was the name of my locksmith, Quince something?")
+    assert any(kind == "recalled" and data["session"] == old_session(mem, brain) for kind, data in events)
+    assert any("Bartholomew" in m["content"] and m["role"] == "system" for m in llm.requests[0][1:])
+
+
+def old_session(mem, brain):
+    return [s["session"] for s in mem.sessions("ada") if s["session"] != brain.session][0]
+
+
+def test_offline_turns_still_store_facts_and_are_counted(mem, config):
+    brain = brain_for(mem, ScriptedLLM(up=False), config)
+    reply = brain.turn("I live in Lisbon and I love sardines")
+    assert reply.source == "offline" and reply.text == config.persona.lines.offline
+    assert {(f.key, f.value) for f in mem.facts("ada")} == {("location", "Lisbon"), ("likes", "sardines")}
+    assert brain.turn("what do you remember about me").source == "memory"
+    assert brain.stats.degraded_turns == 1
+    summary = brain.end_session()
+    assert "location: Lisbon" in summary and mem.summaries("ada")[0]["text"] == summary
+
+
+def test_model_down_in_the_middle_then_back(mem, config):
+    llm = ScriptedLLM().enqueue("First answer.")
+    brain = brain_for(mem, llm, config)
+    assert brain.turn("hello").source == "model"
+    llm.up = False
+    assert brain.turn("still there?").source == "offline"
+    llm.up = True
+    llm.enqueue("I'm back. Sadly.")
+    assert brain.turn("and now?").text == "I'm back. Sadly."
+
+
+def test_a_stream_that_breaks_keeps_what_was_said(mem, config):
+    llm = ScriptedLLM().enqueue("one two three four", fail_after=2, error=StreamBroken("broke off"))
+    brain = brain_for(mem, llm, config)
+    reply = brain.turn("count for me")
+    assert reply.interrupted and reply.text == "one two " and reply.error == "broke off"
+    stored = mem.messages("ada", brain.session)[-1]
+    assert stored["role"] == "assistant" and stored["text"] == "one two" and stored["interrupted"] == 1
+
+
+def test_ctrl_c_mid_reply_keeps_the_partial_reply(mem, config):
+    llm = ScriptedLLM().enqueue("I was saying something important", fail_after=3)
+    brain = brain_for(mem, llm, config)
+    with pytest.raises(KeyboardInterrupt):
+        brain.turn("go on")
+    stored = mem.messages("ada", brain.session)[-1]
+    assert stored["text"] == "I was saying" and stored["interrupted"] == 1
+
+
+def test_idle_timeout_ends_the_session_with_one_model_summary(mem, config, clock):
+    llm = ScriptedLLM().enqueue("Hi.").enqueue("The user said hello and nothing else.").enqueue("Again?")
+    brain = brain_for(mem, llm, config, clock=clock)
+    brain.turn("hello")
+    first = brain.session
+    clock.advance(minutes=31)
+    brain.turn("hello again")
+    assert brain.session != first
+    assert [r["text"] for r in mem.summaries("ada")] == ["The user said hello and nothing else."]
+    assert "Summarize" in llm.requests[1][0]["content"]
+
+
+def test_tool_call_round_trip(mem, config):
+    llm = ScriptedLLM(tools=True)
+    llm.enqueue("", tool_calls=[ToolCall("memory_remember", {"key": "note", "value": "likes tea at 4pm"})])
+    llm.enqueue("", tool_calls=[ToolCall("memory_remember", {"key": "bogus key!", "value": "x"})])
+    llm.enqueue("Stored. Like everything else about you.")
+    events = []
+    brain = Brain(mem, llm, config, "ada", on_event=lambda k, d: events.append(k))
+    brain.connect()
+    reply = brain.turn("I always have tea at 4pm, keep that somewhere")
+    assert reply.text == "Stored. Like everything else about you."
+    assert ("note", "likes tea at 4pm") in {(f.key, f.value) for f in mem.facts("ada")}
+    tool_results = [m for m in llm.requests[2] if m["role"] == "tool"]
+    assert '"ok": true' in tool_results[0]["content"] and '"error"' in tool_results[1]["content"]
+    assert events.count("tool") == 2 and brain.stats.tool_calls == 2
+
+
+def test_tools_see_only_their_user(mem, config):
+    mem.observe("bob", "remember that bob's secret is swordfish")
+    llm = ScriptedLLM(tools=True)
+    llm.enqueue("", tool_calls=[ToolCall("memory_recall", {"query": "secret swordfish"})]).enqueue("Nothing.")
+    brain_for(mem, llm, config).turn("search my memories for the secret")
+    assert "swordfish" not in [m for m in llm.requests[1] if m["role"] == "tool"][0]["content"]

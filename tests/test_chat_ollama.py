@@ -1,0 +1,138 @@
+"""`glados chat` and the real `ollama` client against a stand-in Ollama server on loopback."""
+import io
+import json
+import socket
+
+from rich.console import Console
+
+from assistant.brain import Brain
+from assistant.chat import ChatUI, make_llm
+from assistant.config import load_config
+from memory import Memory
+from tests.conftest import glados
+from tests.ollama_stub import StubOllama
+
+
+def chat(stub_url: str, user: str, *lines: str, env: dict | None = None):
+    return glados("chat", "--user", user, input="\n".join(lines) + "\n",
+                  env={"OLLAMA_HOST": stub_url, **(env or {})})
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_facts_from_one_process_reach_the_prompt_of_the_next():
+    with StubOllama() as stub:
+        stub.enqueue("How dreadful for you.")
+        first = chat(stub.url, "ada", "I'm vegetarian and I'm allergic to peanuts", "/quit")
+        assert first.returncode == 0, first.stderr
+        assert "How dreadful for you." in first.stdout
+        stub.enqueue("Fish it is.").enqueue("Try the salmon.")
+        second = chat(stub.url, "ada", "actually I've started eating fish again", "what should I have for dinner?")
+        assert second.returncode == 0, second.stderr
+    request = stub.chats()[-2]     # the last is the session summary
+    system = request["messages"][0]["content"]
+    assert '"peanuts"' in system and '"pescatarian"' in system and "vegetarian" not in system
+    assert request["messages"][-1] == {"role": "user", "content": "what should I have for dinner?"}
+    assert request["stream"] is True and request["model"] == "llama3.2"
+    assert request["options"]["num_predict"] == 400 and request["options"]["num_ctx"] > 400
+
+
+def test_another_user_gets_nothing_of_ada():
+    with StubOllama() as stub:
+        chat(stub.url, "ada", "my name is Ada and I live in Reykjavik")
+        chat(stub.url, "bob", "where do I live?")
+    bob_request = [r for r in stub.chats() if r["messages"][-1]["content"] == "where do I live?"][0]
+    assert "Reykjavik" not in json.dumps(bob_request) and "Ada" not in json.dumps(bob_request)
+    assert "remember about the user" not in bob_request["messages"][0]["content"]
+
+
+def test_ollama_down_at_start_degrades_and_still_remembers():
+    down = f"http://127.0.0.1:{free_port()}"
+    result = chat(down, "ada", "I live in Lisbon", "tell me a joke", "what do you remember about me")
+    assert result.returncode == 0
+    assert "ollama serve" in result.stdout and "memory commands still work" in result.stdout
+    assert "location: Lisbon" in result.stdout
+    assert "2 turn(s) answered without the model" in result.stdout
+    facts = json.loads(glados("memory", "list", "--json", "--user", "ada").stdout)
+    assert [(f["key"], f["value"]) for f in facts] == [("location", "Lisbon")]
+
+
+def test_missing_model_says_how_to_pull_it():
+    with StubOllama(models=()) as stub:
+        result = chat(stub.url, "ada", "hello")
+    assert "ollama pull llama3.2" in result.stdout
+    assert "1 turn(s) answered without the model" in result.stdout
+
+
+def test_model_from_the_environment():
+    with StubOllama(models=("mistral:latest",)) as stub:
+        chat(stub.url, "ada", "hello", env={"OLLAMA_MODEL": "mistral"})
+    assert stub.chats()[0]["model"] == "mistral"
+
+
+def test_a_stalled_server_hits_the_timeout_and_the_chat_goes_on(tmp_path):
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("llm:\n  first_token_timeout_s: 1\n  between_tokens_timeout_s: 1\n")
+    with StubOllama() as stub:
+        stub.enqueue(stall=True).enqueue("Still here.")
+        result = chat(stub.url, "ada", "hello?", "hello again", env={"GLADOS_CONFIG": str(cfg)})
+    assert "no reply from Ollama within 1 s" in result.stdout
+    assert "Still here." in result.stdout and result.returncode == 0
+
+
+def test_memory_commands_make_no_model_call():
+    with StubOllama() as stub:
+        result = chat(stub.url, "ada", "remember that the spare key is in the blue vase",
+                      "what do you remember about me", "/recall vase", "/memory")
+        assert stub.chats() == [] or all("Summarize" in r["messages"][0]["content"] for r in stub.chats())
+    assert result.stdout.count("spare key is in the blue vase") >= 3
+
+
+def test_down_in_the_middle_then_offline_line(tmp_path):
+    config = load_config()
+    with Memory(tmp_path / "m.db") as mem:
+        stub = StubOllama()
+        with stub:
+            brain = Brain(mem, make_llm(config.model_copy(update={"llm": config.llm.model_copy(update={"host": stub.url})})),
+                          config, "ada")
+            assert brain.connect() is None
+            stub.enqueue("First.")
+            assert brain.turn("one").text == "First."
+        reply = brain.turn("I live in Oslo")            # the server is gone now
+        assert reply.source == "offline" and "Start Ollama" in reply.text
+        assert {(f.key, f.value) for f in mem.facts("ada")} == {("location", "Oslo")}
+
+
+def test_agreeing_to_pull_downloads_with_progress(tmp_path):
+    config = load_config()
+    out = io.StringIO()
+    with Memory(tmp_path / "m.db") as mem, StubOllama(models=("other:latest",)) as stub:
+        llm = make_llm(config.model_copy(update={"llm": config.llm.model_copy(update={"host": stub.url})}))
+        brain = Brain(mem, llm, config, "ada")
+        stub.enqueue("Pulled and ready to judge you.")
+        ui = ChatUI(brain, Console(file=out, width=100), iter(["y\n", "hello\n"]), interactive=True)
+        assert ui.run() == 0
+    text = out.getvalue()
+    assert "Pull it now" in text and "Pulled and ready to judge you." in text
+    assert any(path == "/api/pull" for path, _ in stub.requests)
+
+
+def test_tool_calls_through_the_real_client(tmp_path):
+    config = load_config()
+    with Memory(tmp_path / "m.db") as mem, StubOllama(capabilities=("completion", "tools")) as stub:
+        llm = make_llm(config.model_copy(update={"llm": config.llm.model_copy(update={"host": stub.url})}))
+        brain = Brain(mem, llm, config, "ada")
+        brain.connect()
+        stub.enqueue("", tool_calls=[{"name": "memory_remember", "arguments": {"key": "favorite_tea", "value": "lapsang"}}])
+        stub.enqueue("Smoky. Like the ruins of your ambitions.")
+        reply = brain.turn("I adore lapsang souchong, note it as my favourite tea")
+        facts = {(f.key, f.value) for f in mem.facts("ada")}
+    assert reply.text == "Smoky. Like the ruins of your ambitions."
+    assert ("favorite_tea", "lapsang") in facts
+    first, second = stub.chats()[:2]
+    assert [t["function"]["name"] for t in first["tools"]] == ["memory_remember", "memory_recall", "memory_forget"]
+    assert second["messages"][-1]["role"] == "tool" and '"ok": true' in second["messages"][-1]["content"]
