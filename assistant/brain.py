@@ -1,6 +1,7 @@
 """One turn: text in, memory updated, prompt assembled, reply streamed out. Reused by chat and voice."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
@@ -15,6 +16,14 @@ from .llm import LLM, LLMError, LLMUnavailable, ModelMissing
 TextSink = Callable[[str], None]
 EventSink = Callable[[str, dict], None]
 MAX_TOOL_ROUNDS = 3
+
+
+class Interrupted(Exception):
+    """Raised by a text sink when the user talks over her; `spoken` is what was actually said."""
+
+    def __init__(self, spoken: str):
+        super().__init__("interrupted")
+        self.spoken = spoken
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,7 @@ class Stats:
     degraded_turns: int = 0
     tool_calls: int = 0
     last_prompt: list[dict] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)   # the last turn's: memory_s, first_token_s
 
 
 class Brain:
@@ -95,45 +105,68 @@ class Brain:
         return text
 
     # -- one turn -------------------------------------------------------------------------------
-    def turn(self, text: str, on_text: TextSink = lambda s: None) -> Reply:
+    def turn(self, text: str, on_text: TextSink = lambda s: None, on_end: Callable[[], None] = lambda: None) -> Reply:
+        """Answer one message. on_text gets the reply as it streams; on_end runs when it is complete
+        (the voice loop speaks the last sentence there). Either may raise Interrupted."""
         session = self._touch()
         self.stats.turns += 1
+        self.stats.timings = {}
+        started = time.perf_counter()
         command = commands.answer(self.memory, self.user, session, text, self.config.persona.lines)
         if command is not None:
-            self.memory.log(self.user, session, "assistant", command.stored or command.text)
-            on_text(command.text)
-            return Reply(command.text, "memory")
+            self.stats.timings["memory_s"] = time.perf_counter() - started
+            return self._say_command(session, command, on_text, on_end)
         history = self._history(session)
         observation = self.memory.observe(self.user, text, session=session)
         for change in observation.changes:
             self.on_event("fact", {"change": change})
         if not self.online and self.connect() is not None:
-            return self._offline(on_text)
+            return self._offline(on_text, on_end)
         mem = self.config.memory
         recalled = self.memory.recall(self.user, text, k=mem.recall_k, session=session,
                                       recent_window=mem.recent_window + 1, candidates=mem.recall_candidates)
         block = self.memory.load_context(self.user, mem.max_facts, mem.max_summaries,
                                          min(mem.context_tokens, self.config.budget.memory))
         messages, used = prompt.assemble(self.config.persona, self.config.budget, block, recalled, history, text)
+        self.stats.timings["memory_s"] = time.perf_counter() - started
         for r in used:
             self.on_event("recalled", {"session": r.session, "date": r.created_at[:10], "text": r.text})
-        return self._generate(session, messages, tuple(used), on_text)
+        return self._generate(session, messages, tuple(used), on_text, on_end)
+
+    def _say_command(self, session: str, command: commands.CommandReply, on_text: TextSink,
+                     on_end: Callable[[], None]) -> Reply:
+        spoken, interrupted = command.text, False
+        try:
+            on_text(command.text)
+            on_end()
+        except Interrupted as exc:
+            spoken, interrupted = exc.spoken, True
+        # A forget's confirmation is stored redacted, whatever part of it was heard.
+        stored = command.stored if command.kind == "forget" else spoken
+        if stored.strip():
+            self.memory.log(self.user, session, "assistant", stored, interrupted=interrupted)
+        return Reply(spoken, "memory", interrupted=interrupted)
 
     def _history(self, session: str) -> list[prompt.Turn]:
         rows = self.memory.messages(self.user, session, limit=self.config.memory.recent_window)
         return [prompt.Turn(r["role"], r["text"], r["tokens"]) for r in rows]
 
-    def _offline(self, on_text: TextSink) -> Reply:
+    def _offline(self, on_text: TextSink, on_end: Callable[[], None] = lambda: None) -> Reply:
         self.stats.degraded_turns += 1
         line = self.config.persona.lines.offline
-        on_text(line)
+        try:
+            on_text(line)
+            on_end()
+        except Interrupted as exc:
+            return Reply(exc.spoken, "offline", interrupted=True)
         return Reply(line, "offline")
 
     def _generate(self, session: str, messages: list[dict], recalled: tuple[Recalled, ...],
-                  on_text: TextSink) -> Reply:
+                  on_text: TextSink, on_end: Callable[[], None]) -> Reply:
         assert self.llm is not None
         use_tools = self.config.llm.tools and self.llm.supports_tools()
         parts: list[str] = []
+        asked = time.perf_counter()
         try:
             for _ in range(MAX_TOOL_ROUNDS + 1):
                 self.stats.last_prompt = messages
@@ -141,6 +174,7 @@ class Brain:
                 for chunk in self.llm.chat(messages, tools=tools.TOOLS if use_tools else None,
                                            max_tokens=self.config.budget.reply,
                                            context_tokens=prompt.context_size(self.config.budget)):
+                    self.stats.timings.setdefault("first_token_s", time.perf_counter() - asked)
                     if chunk.text:
                         parts.append(chunk.text)
                         on_text(chunk.text)
@@ -148,6 +182,10 @@ class Brain:
                 if not calls:
                     break
                 messages = messages + self._run_tools(calls, "".join(parts))
+            on_end()
+        except Interrupted as exc:
+            self._store(session, [exc.spoken], interrupted=True)
+            return Reply(exc.spoken, "model", interrupted=True, recalled=recalled)
         except KeyboardInterrupt:
             self._store(session, parts, interrupted=True)
             raise
@@ -157,7 +195,7 @@ class Brain:
             self._store(session, parts, interrupted=bool(parts))
             if parts:
                 return Reply("".join(parts), "model", interrupted=True, recalled=recalled, error=str(exc))
-            reply = self._offline(on_text)
+            reply = self._offline(on_text, on_end)
             return Reply(reply.text, "offline", recalled=recalled, error=str(exc))
         self._store(session, parts, interrupted=False)
         return Reply("".join(parts), "model", recalled=recalled)

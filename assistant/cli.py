@@ -9,7 +9,8 @@ from rich.console import Console
 
 from memory import Memory, MemoryStoreError, UnknownKey
 
-from . import chat, memory_cli
+from . import chat, memory_cli, voice_cli
+from .audio import AudioError
 from .config import Config, ConfigError, load_config
 
 
@@ -21,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="glados", parents=[common],
                                      description="A local GLaDOS-style voice assistant that remembers you.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("voice", parents=[common], help="the voice loop (microphone and speaker)")
+    voice_cli.add_parser(sub, common)
     chat.add_parser(sub, common)
     memory_cli.add_parser(sub, common)
     return parser
@@ -45,23 +46,14 @@ def main(argv: list[str] | None = None) -> int:
         db = getattr(args, "db", None)
         if args.command == "chat":
             return chat.run(args, config, user, console, lambda: open_memory(config, db))
-        return voice_unavailable(args, config, user, console, lambda: open_memory(config, db))
-    except (ConfigError, MemoryStoreError, UnknownKey, memory_cli.UsageError) as exc:
+        return voice_cli.run(args, config, user, console, lambda: open_memory(config, db))
+    except (ConfigError, MemoryStoreError, UnknownKey, memory_cli.UsageError, AudioError) as exc:
         err.print(f"glados: {exc}", markup=False)
         return 1
     except KeyboardInterrupt:
         err.print("glados: interrupted", markup=False)
         return 130
 
-
-def voice_unavailable(args, config: Config, user: str, console: Console, memory_factory) -> int:
-    """Until the voice loop lands: say so in one line, and offer the typed chat on a terminal."""
-    line = "glados: the voice loop is not built yet; use 'glados chat' to talk by typing"
-    if sys.stdin.isatty():
-        console.print(line.replace("use 'glados chat' to talk by typing", "starting the typed chat"), markup=False)
-        return chat.run(args, config, user, console, memory_factory)
-    Console(stderr=True).print(line, markup=False)
-    return 1
 
 if __name__ == "__main__":
     sys.exit(main())

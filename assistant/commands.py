@@ -11,7 +11,7 @@ import regex as re
 
 from memory import Fact, FactChange, Memory
 from memory.facts import FORGOTTEN
-from memory.mining import command_kind, targets
+from memory.mining import command_kind, mine, targets
 
 from .config import Lines
 
@@ -26,7 +26,7 @@ WHY = re.compile(LEAD + r"(?:why|how) do you (?:think|know|believe|remember)(?: 
 
 @dataclass(frozen=True)
 class CommandReply:
-    """A reply made from memory. kind: remember | forget | list | why. `stored` is what goes in the
+    """A reply made from memory. kind: remember | forget | list | why | wake_word. `stored` goes in the
     log: for a forget, the reply with the forgotten values redacted, so the log never regains them."""
     kind: str
     text: str
@@ -56,6 +56,10 @@ def answer(memory: Memory, user: str, session: str, text: str, lines: Lines) -> 
         memory.observe(user, text, session=session)
         facts = memory.facts(user)
         return CommandReply("list", lines.facts.format(what=describe_facts(facts)) if facts else lines.no_facts)
+    wake = [c for c in mine(text) if c.key == "wake_word" and c.op == "assert"]
+    if wake:
+        memory.observe(user, text, session=session)
+        return CommandReply("wake_word", lines.wake_word.format(what=wake[0].value))
     why = WHY.search(text)
     if why:
         memory.observe(user, text, session=session)

@@ -61,6 +61,8 @@ class Lines(Strict):
     no_facts: str = "I know nothing about you yet."
     why: str = "Because you told me on {date}: \"{source}\"."
     why_unknown: str = "I have nothing stored about {what}."
+    wake_word: str = "From now on, say {what} to wake me."
+    called: str = "Yes?"
 
 
 class PersonaConfig(Strict):
@@ -82,6 +84,27 @@ class SessionConfig(Strict):
     summary_max_words: int = Field(80, ge=10, le=1000)
 
 
+class VoiceConfig(Strict):
+    wake_word: str = Field("hey glados", min_length=2)
+    wake_threshold: float = Field(0.78, gt=0, le=1)
+    follow_up_s: float = Field(8.0, ge=0, le=600)
+    barge_in: bool = False
+    stt_model: str = "bundled"          # 'bundled' (tiny.en in the wheel), a path, or a model name
+    stt_device: str = "cpu"
+    stt_compute_type: str = "int8"
+    stt_beam_size: int = Field(1, ge=1, le=10)
+    tts_model: str = "bundled"          # 'bundled' (Piper joe) or a Piper .onnx path
+    tts_config: str | None = None       # the voice's .onnx.json, when not beside the model
+    tts_length_scale: float | None = Field(None, gt=0, le=5)
+    vad_threshold: float = Field(0.5, gt=0, lt=1)
+    end_silence_s: float = Field(0.6, gt=0, le=10)
+    pre_roll_s: float = Field(0.3, ge=0, le=5)
+    min_speech_s: float = Field(0.25, ge=0, le=10)
+    max_utterance_s: float = Field(20.0, gt=1, le=300)
+    input_device: str | None = None     # sounddevice name or index; null: the system default
+    output_device: str | None = None
+
+
 class Config(Strict):
     user: str = Field("default", min_length=1, max_length=100)
     database: Path | None = None
@@ -90,6 +113,7 @@ class Config(Strict):
     persona: PersonaConfig = PersonaConfig()
     budget: BudgetConfig = BudgetConfig()
     session: SessionConfig = SessionConfig()
+    voice: VoiceConfig = VoiceConfig()
 
     def database_path(self) -> Path:
         """The database file: configured, else the platform's user data folder."""

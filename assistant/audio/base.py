@@ -1,0 +1,55 @@
+"""What a microphone and a speaker are to the voice loop. A WAV file is as real as a device."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Iterator
+
+import numpy as np
+
+from ..events import RATE, Speech
+
+FRAME = 512   # samples per frame at 16 kHz (32 ms): the Silero VAD's window
+
+
+class AudioError(Exception):
+    """No device, no PortAudio, an unreadable file: one line that says what to do."""
+
+
+class AudioSource(ABC):
+    """Yields FRAME-sample float32 frames of 16 kHz mono; time is the count of samples read."""
+
+    @abstractmethod
+    def frames(self) -> Iterator[np.ndarray]:
+        ...
+
+    def close(self) -> None:
+        pass
+
+
+class AudioSink(ABC):
+    """Plays speech. start() returns at once; the loop waits by reading input for the duration."""
+
+    rate: int
+
+    @abstractmethod
+    def start(self, speech: Speech) -> None:
+        ...
+
+    @abstractmethod
+    def stop(self, played_s: float) -> None:
+        """Barge-in: cut what is playing after played_s seconds of the current speech."""
+
+    def finish(self) -> None:
+        """Block until everything started has been played."""
+
+    def close(self) -> None:
+        pass
+
+
+def resample(samples: np.ndarray, rate_in: int, rate_out: int = RATE) -> np.ndarray:
+    """Linear-interpolation resampling; enough for speech going into a recogniser or a WAV."""
+    if rate_in == rate_out or len(samples) == 0:
+        return samples.astype(np.float32, copy=False)
+    n = int(round(len(samples) * rate_out / rate_in))
+    x = np.linspace(0, len(samples) - 1, n)
+    return np.interp(x, np.arange(len(samples)), samples).astype(np.float32)

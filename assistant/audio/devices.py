@@ -1,0 +1,111 @@
+"""Microphone and speaker through sounddevice (PortAudio), imported only when a device is used."""
+from __future__ import annotations
+
+import queue
+import time
+from typing import Iterator
+
+import numpy as np
+
+from ..events import RATE, Speech
+from .base import FRAME, AudioError, AudioSink, AudioSource, resample
+
+
+def _sounddevice():
+    try:
+        import sounddevice
+    except OSError as exc:   # the Python package is there, the PortAudio library is not
+        raise AudioError("PortAudio is not installed; install it (Debian/Ubuntu: apt-get install libportaudio2, "
+                         "macOS: brew install portaudio) and try again") from exc
+    except ImportError as exc:
+        raise AudioError("the sounddevice package is missing; run the setup again (pip install sounddevice)") from exc
+    return sounddevice
+
+
+def _device_names(sd) -> str:
+    try:
+        names = [f"{i}: {d['name']} (in {d['max_input_channels']}, out {d['max_output_channels']})"
+                 for i, d in enumerate(sd.query_devices())]
+    except Exception:  # noqa: BLE001 - listing is best effort inside an error message
+        return "none could be listed"
+    return "; ".join(names) or "none"
+
+
+def _pick(sd, device, kind: str) -> None:
+    channels = "max_input_channels" if kind == "input" else "max_output_channels"
+    try:
+        info = sd.query_devices(device, kind=kind)
+    except Exception as exc:  # noqa: BLE001 - PortAudio reports missing devices in several ways
+        raise AudioError(f"no {'microphone' if kind == 'input' else 'speaker'} found ({exc}); devices found: "
+                         f"{_device_names(sd)}. Set voice.{kind}_device, or use --input/--output WAV files") from exc
+    if info[channels] < 1:
+        raise AudioError(f"device {info['name']!r} cannot {'record' if kind == 'input' else 'play'}; "
+                         f"devices found: {_device_names(sd)}")
+
+
+class MicSource(AudioSource):
+    """The default (or configured) microphone, 16 kHz mono; frames queue up in a callback."""
+
+    def __init__(self, device=None):
+        self.sd = _sounddevice()
+        _pick(self.sd, device, "input")
+        self.queue: queue.Queue[np.ndarray] = queue.Queue()
+        self.rate = RATE
+        try:
+            self.stream = self.sd.InputStream(samplerate=RATE, channels=1, dtype="float32", blocksize=FRAME,
+                                              device=device, callback=self._callback)
+        except Exception:  # noqa: BLE001 - a device without 16 kHz: record at its own rate, resample
+            self.rate = int(self.sd.query_devices(device, kind="input")["default_samplerate"])
+            self.stream = self.sd.InputStream(samplerate=self.rate, channels=1, dtype="float32",
+                                              device=device, callback=self._callback)
+        self.stream.start()
+
+    def _callback(self, indata, frames, time_info, status) -> None:
+        self.queue.put(indata[:, 0].copy())
+
+    def frames(self) -> Iterator[np.ndarray]:
+        pending = np.zeros(0, np.float32)
+        while True:
+            block = self.queue.get()
+            if self.rate != RATE:
+                block = resample(block, self.rate, RATE)
+            pending = np.concatenate([pending, block])
+            while len(pending) >= FRAME:
+                yield pending[:FRAME]
+                pending = pending[FRAME:]
+
+    def catch_up(self) -> int:
+        """Drop what queued up while she was thinking; returns how many frames that was."""
+        dropped = 0
+        while True:
+            try:
+                dropped += len(self.queue.get_nowait())
+            except queue.Empty:
+                return dropped // FRAME
+
+    def close(self) -> None:
+        self.stream.stop()
+        self.stream.close()
+
+
+class SpeakerSink(AudioSink):
+    def __init__(self, device=None, rate: int = 22_050):
+        self.sd = _sounddevice()
+        _pick(self.sd, device, "output")
+        self.device, self.rate = device, rate
+        self.until = 0.0
+
+    def start(self, speech: Speech) -> None:
+        samples = resample(speech.samples, speech.rate, self.rate)
+        self.sd.play(samples, self.rate, device=self.device)
+        self.until = time.monotonic() + len(samples) / self.rate
+
+    def stop(self, played_s: float) -> None:
+        self.sd.stop()
+        self.until = 0.0
+
+    def finish(self) -> None:
+        self.sd.wait()
+
+    def close(self) -> None:
+        self.sd.stop()

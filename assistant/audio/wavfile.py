@@ -1,0 +1,83 @@
+"""WAV files as the microphone and the speaker."""
+from __future__ import annotations
+
+import wave
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+from ..events import RATE, Speech
+from .base import FRAME, AudioError, AudioSink, AudioSource, resample
+
+
+def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
+    """Any PCM WAV (8/16/24/32-bit, any rate, mono or stereo) -> float32 mono and its rate."""
+    try:
+        with wave.open(str(path), "rb") as wav:
+            rate, channels, width = wav.getframerate(), wav.getnchannels(), wav.getsampwidth()
+            raw = wav.readframes(wav.getnframes())
+    except (OSError, EOFError, wave.Error) as exc:
+        raise AudioError(f"cannot read {path} as a WAV file ({exc}); give a PCM .wav file") from exc
+    if width == 1:
+        data = (np.frombuffer(raw, np.uint8).astype(np.float32) - 128) / 128
+    elif width == 2:
+        data = np.frombuffer(raw, "<i2").astype(np.float32) / 32768
+    elif width == 3:
+        b = np.frombuffer(raw, np.uint8).reshape(-1, 3).astype(np.int32)
+        data = ((b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)) << 8 >> 8).astype(np.float32) / 8388608
+    elif width == 4:
+        data = np.frombuffer(raw, "<i4").astype(np.float32) / 2147483648
+    else:
+        raise AudioError(f"{path}: {width * 8}-bit samples are not supported; use 16-bit PCM")
+    if channels > 1:
+        data = data[: len(data) // channels * channels].reshape(-1, channels).mean(axis=1)
+    return data, rate
+
+
+def write_wav(path: str | Path, samples: np.ndarray, rate: int) -> None:
+    pcm = (np.clip(samples, -1, 1) * 32767).astype("<i2")
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(rate)
+        wav.writeframes(pcm.tobytes())
+
+
+class WavSource(AudioSource):
+    """The file is the microphone: resampled to 16 kHz mono, then a little silence so the last
+    utterance ends."""
+
+    def __init__(self, path: str | Path, tail_silence_s: float = 1.5):
+        data, rate = read_wav(path)
+        self.samples = np.concatenate([resample(data, rate, RATE), np.zeros(int(tail_silence_s * RATE), np.float32)])
+
+    def frames(self) -> Iterator[np.ndarray]:
+        usable = len(self.samples) // FRAME * FRAME
+        for i in range(0, usable, FRAME):
+            yield self.samples[i:i + FRAME]
+
+
+class WavSink(AudioSink):
+    """Everything spoken, in order, written to one WAV file on close."""
+
+    def __init__(self, path: str | Path, rate: int = 22_050, gap_s: float = 0.3):
+        self.path, self.rate = Path(path), rate
+        self.gap = np.zeros(int(gap_s * rate), np.float32)
+        self.pieces: list[np.ndarray] = []
+        self.current = 0          # index of the piece now "playing"
+
+    def start(self, speech: Speech) -> None:
+        self.pieces.append(resample(speech.samples, speech.rate, self.rate))
+        self.current = len(self.pieces) - 1
+
+    def stop(self, played_s: float) -> None:
+        if self.pieces:
+            self.pieces[self.current] = self.pieces[self.current][: int(played_s * self.rate)]
+
+    def end_reply(self) -> None:
+        self.pieces.append(self.gap)
+
+    def close(self) -> None:
+        audio = np.concatenate(self.pieces) if self.pieces else np.zeros(0, np.float32)
+        write_wav(self.path, audio, self.rate)

@@ -1,0 +1,39 @@
+"""The typed events the voice stages hand each other."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+RATE = 16_000   # what the recogniser and the VAD take: 16 kHz mono float32
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """Speech cut out by the VAD, with its place on the input timeline (seconds)."""
+    samples: np.ndarray = field(repr=False)
+    start_s: float
+    end_s: float
+
+    @property
+    def seconds(self) -> float:
+        return len(self.samples) / RATE
+
+
+@dataclass(frozen=True)
+class Transcript:
+    text: str
+    utterance: Utterance = field(repr=False)
+    stt_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class Speech:
+    """Synthesised audio for one piece of text."""
+    samples: np.ndarray = field(repr=False)
+    rate: int
+    text: str
+
+    @property
+    def seconds(self) -> float:
+        return len(self.samples) / self.rate

@@ -1,0 +1,107 @@
+"""Voice activity: Silero VAD (shipped inside faster-whisper) run frame by frame, and a segmenter
+that turns frames into utterances with pre-roll, an end-of-speech silence and a length cap."""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from .audio.base import FRAME
+from .events import RATE, Utterance
+
+CONTEXT = 64   # samples of the previous frame the model sees, as faster-whisper feeds it
+
+
+@dataclass(frozen=True)
+class VadOptions:
+    threshold: float = 0.5          # speech probability that starts speech
+    min_speech_s: float = 0.25      # shorter blips are noise
+    end_silence_s: float = 0.6      # this much silence ends an utterance
+    pre_roll_s: float = 0.3         # audio kept from before speech started
+    max_utterance_s: float = 20.0   # cut an utterance that runs on
+
+
+class SileroVAD:
+    """Speech probability per 512-sample frame, keeping the model's state between frames."""
+
+    def __init__(self):
+        from faster_whisper.vad import get_vad_model
+        self.session = get_vad_model().session
+        self.reset()
+
+    def reset(self) -> None:
+        self.h = np.zeros((1, 1, 128), np.float32)
+        self.c = np.zeros((1, 1, 128), np.float32)
+        self.context = np.zeros((1, CONTEXT), np.float32)
+
+    def __call__(self, frame: np.ndarray) -> float:
+        chunk = frame.reshape(1, FRAME).astype(np.float32)
+        out, self.h, self.c = self.session.run(
+            None, {"input": np.concatenate([self.context, chunk], 1), "h": self.h, "c": self.c})
+        self.context = chunk[:, -CONTEXT:]
+        return float(np.ravel(out)[0])
+
+
+class Segmenter:
+    """Feed frames in order; get an Utterance back when one ends. `speaking` says whether the
+    user is mid-utterance (what barge-in watches)."""
+
+    def __init__(self, vad, options: VadOptions = VadOptions()):
+        self.vad, self.opt = vad, options
+        self.frame_s = FRAME / RATE
+        self.pre_roll: deque[np.ndarray] = deque(maxlen=max(1, int(options.pre_roll_s / self.frame_s)))
+        self.time_s = 0.0
+        self._clear()
+
+    def _clear(self) -> None:
+        self.frames: list[np.ndarray] = []
+        self.start_s = 0.0
+        self.voiced = 0
+        self.silent = 0
+        self.speaking = False
+
+    def reset(self) -> None:
+        """Forget any partial utterance (after she spoke with the microphone ignored)."""
+        self._clear()
+        self.pre_roll.clear()
+        self.vad.reset()
+
+    def skip(self, frame: np.ndarray) -> None:
+        """A frame that passes unheard (the microphone is ignored while she speaks)."""
+        self.time_s += self.frame_s
+
+    def feed(self, frame: np.ndarray) -> Utterance | None:
+        prob = self.vad(frame)
+        now = self.time_s
+        self.time_s += self.frame_s
+        if not self.speaking:
+            self.pre_roll.append(frame)
+            if prob >= self.opt.threshold:
+                self.speaking = True
+                self.frames = list(self.pre_roll)
+                self.start_s = now - (len(self.frames) - 1) * self.frame_s
+                self.voiced, self.silent = 1, 0
+            return None
+        self.frames.append(frame)
+        if prob >= self.opt.threshold - 0.15:      # a little hysteresis keeps words together
+            self.voiced += 1
+            self.silent = 0
+        else:
+            self.silent += 1
+        length_s = len(self.frames) * self.frame_s
+        if self.silent * self.frame_s >= self.opt.end_silence_s or length_s >= self.opt.max_utterance_s:
+            return self._finish()
+        return None
+
+    def _finish(self) -> Utterance | None:
+        frames, start, voiced = self.frames, self.start_s, self.voiced
+        self._clear()
+        self.pre_roll.clear()
+        if voiced * self.frame_s < self.opt.min_speech_s:
+            return None
+        return Utterance(np.concatenate(frames), start, self.time_s)
+
+    def flush(self) -> Utterance | None:
+        """End of input: whatever is being said ends here."""
+        return self._finish() if self.speaking else None

@@ -1,0 +1,206 @@
+"""The voice loop: frames -> VAD -> utterance -> STT -> wake gate -> brain -> sentences -> TTS -> sink.
+
+Time is the input's own timeline (samples read), for a microphone and a WAV file alike: while
+she speaks, the loop keeps reading input for as long as the speech lasts. With barge-in on, speech
+heard then stops her and what she had said so far is what gets stored; with it off, that input is
+ignored, so she does not hear herself.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import numpy as np
+
+from .audio.base import AudioSink, AudioSource
+from .brain import Brain, Interrupted
+from .config import VoiceConfig
+from .events import Speech, Transcript, Utterance
+from .stt import Transcriber
+from .tts import SentenceChunker, Synthesizer
+from .vad import Segmenter
+from .wake import WakeWord
+
+Show = Callable[[str, str], None]   # (state, detail) for the terminal
+
+
+@dataclass
+class TurnTimings:
+    """Seconds per stage for one turn, as printed and benchmarked."""
+    end_of_speech: float = 0.0
+    stt: float = 0.0
+    memory: float = 0.0
+    first_token: float | None = None
+    first_sentence_tts: float | None = None
+    first_audio: float | None = None        # from end of speech detected to first audio out
+
+    def line(self) -> str:
+        parts = [f"end-of-speech {self.end_of_speech:.2f}s", f"stt {self.stt:.2f}s", f"memory {self.memory * 1000:.0f}ms"]
+        for name, value in (("first token", self.first_token), ("first sentence tts", self.first_sentence_tts),
+                            ("first audio", self.first_audio)):
+            if value is not None:
+                parts.append(f"{name} {value:.2f}s")
+        return " | ".join(parts)
+
+
+@dataclass
+class VoiceStats:
+    heard: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    replies: list[str] = field(default_factory=list)
+    interrupted: int = 0
+    timings: list[TurnTimings] = field(default_factory=list)
+
+
+class Mouth:
+    """Speaks a streamed reply sentence by sentence, while the input keeps being read."""
+
+    def __init__(self, loop: "VoiceLoop", t_detected: float, timings: TurnTimings):
+        self.loop, self.t_detected, self.timings = loop, t_detected, timings
+        self.chunker = SentenceChunker()
+        self.spoken: list[str] = []
+        self.playing: Speech | None = None
+        self.play_started_s = 0.0
+
+    def feed(self, text: str) -> None:
+        for sentence in self.chunker.feed(text):
+            self.say(sentence)
+
+    def finish(self) -> None:
+        for sentence in self.chunker.flush():
+            self.say(sentence)
+        self.wait()
+
+    def say(self, sentence: str) -> None:
+        t0 = time.perf_counter()
+        speech = self.loop.tts.synthesize(sentence)
+        if self.timings.first_sentence_tts is None:
+            self.timings.first_sentence_tts = time.perf_counter() - t0
+        self.wait()
+        self.loop.source_catch_up()
+        self.loop.sink.start(speech)
+        if self.timings.first_audio is None:
+            self.timings.first_audio = time.perf_counter() - self.t_detected
+            self.loop.show("speaking", sentence)
+        self.playing, self.play_started_s = speech, self.loop.segmenter.time_s
+
+    def wait(self) -> None:
+        """Read input for as long as the current sentence plays; stop her if she is talked over."""
+        if self.playing is None:
+            return
+        end = self.play_started_s + self.playing.seconds
+        loop = self.loop
+        while loop.segmenter.time_s < end:
+            frame = loop.next_frame()
+            if frame is None:
+                break          # input is over; the rest of the reply plays out
+            if not loop.config.barge_in:
+                loop.segmenter.skip(frame)
+                continue
+            utterance = loop.segmenter.feed(frame)
+            if utterance is not None:
+                loop.pending.append(utterance)
+            if loop.segmenter.speaking:
+                self._barge_in()
+        self.spoken.append(self.playing.text)
+        self.playing = None
+        if not loop.config.barge_in:
+            loop.segmenter.reset()
+
+    def _barge_in(self) -> None:
+        assert self.playing is not None
+        played = max(0.0, self.loop.segmenter.time_s - self.play_started_s)
+        self.loop.sink.stop(played)
+        words = self.playing.text.split()
+        heard = words[: int(len(words) * min(1.0, played / max(self.playing.seconds, 1e-6)))]
+        spoken = " ".join(self.spoken + ([" ".join(heard)] if heard else []))
+        self.playing = None
+        self.loop.stats.interrupted += 1
+        self.loop.show("interrupted", spoken)
+        raise Interrupted(spoken)
+
+
+class VoiceLoop:
+    def __init__(self, source: AudioSource, sink: AudioSink, segmenter: Segmenter, stt: Transcriber,
+                 wake: WakeWord, tts: Synthesizer, brain: Brain, config: VoiceConfig, show: Show | None = None):
+        self.source, self.sink, self.segmenter = source, sink, segmenter
+        self.stt, self.wake, self.tts, self.brain, self.config = stt, wake, tts, brain, config
+        self.show = show or (lambda state, detail: None)
+        self.frames: Iterator[np.ndarray] = source.frames()
+        self.pending: deque[Utterance] = deque()
+        self.follow_up_until = float("-inf")
+        self.stats = VoiceStats()
+
+    # -- input ----------------------------------------------------------------------------------
+    def next_frame(self) -> np.ndarray | None:
+        return next(self.frames, None)
+
+    def source_catch_up(self) -> None:
+        """A live microphone kept recording while she thought: skip that backlog before she speaks."""
+        skipped = getattr(self.source, "catch_up", lambda: 0)()
+        for _ in range(skipped):
+            self.segmenter.skip(None)
+
+    def next_utterance(self) -> Utterance | None:
+        if self.pending:
+            return self.pending.popleft()
+        while (frame := self.next_frame()) is not None:
+            utterance = self.segmenter.feed(frame)
+            if utterance is not None:
+                return utterance
+        return self.segmenter.flush()
+
+    # -- the loop -------------------------------------------------------------------------------
+    def run(self) -> VoiceStats:
+        self.show("listening", "")
+        while (utterance := self.next_utterance()) is not None:
+            self.handle(utterance)
+            self.show("listening", "")
+        self.sink.finish()
+        self.brain.end_session()
+        return self.stats
+
+    def wake_phrase(self) -> str:
+        """The user's own wake word when they set one by voice, else the configured one."""
+        said = [f.value for f in self.brain.memory.facts(self.brain.user) if f.key == "wake_word"]
+        return said[-1] if said else self.config.wake_word
+
+    def handle(self, utterance: Utterance) -> None:
+        t_detected = time.perf_counter()
+        phrase = self.wake_phrase()
+        transcript: Transcript = self.stt.transcribe(utterance, hotwords=phrase)
+        text = transcript.text.strip()
+        if not text:
+            return
+        match = self.wake.match(text, phrase)
+        if match is None and utterance.start_s > self.follow_up_until:
+            self.stats.ignored.append(text)
+            self.show("ignored", text)
+            return
+        request = match.request if match is not None else text
+        self.stats.heard.append(request)
+        self.show("heard", request)
+        timings = TurnTimings(end_of_speech=self.config.end_silence_s, stt=transcript.stt_s)
+        mouth = Mouth(self, t_detected, timings)
+        if not request:
+            reply_text = self.brain.config.persona.lines.called
+            self._speak_line(mouth, reply_text)
+        else:
+            self.show("thinking", "")
+            reply_text = self.brain.turn(request, on_text=mouth.feed, on_end=mouth.finish).text
+        timings.memory = self.brain.stats.timings.get("memory_s", 0.0)
+        timings.first_token = self.brain.stats.timings.get("first_token_s")
+        self.stats.replies.append(reply_text)
+        self.stats.timings.append(timings)
+        getattr(self.sink, "end_reply", lambda: None)()
+        self.follow_up_until = self.segmenter.time_s + self.config.follow_up_s
+        self.show("timings", timings.line())
+
+    def _speak_line(self, mouth: Mouth, text: str) -> None:
+        try:
+            mouth.feed(text)
+            mouth.finish()
+        except Interrupted:
+            pass

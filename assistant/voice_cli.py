@@ -1,0 +1,93 @@
+"""`glados` / `glados voice`: wire the voice stages from config; a missing device is one line."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from .audio import AudioError, WavSink, WavSource, open_devices
+from .brain import Brain
+from .chat import make_llm
+from .config import Config
+from .stt import STTError, WhisperTranscriber
+from .tts import PiperSynthesizer, TTSError
+from .vad import Segmenter, SileroVAD, VadOptions
+from .voice import VoiceLoop
+from .wake import TranscriptWakeWord
+
+STYLES = {"listening": "dim", "heard": "cyan", "ignored": "dim", "thinking": "dim", "speaking": "magenta",
+          "interrupted": "yellow", "timings": "dim"}
+
+
+def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("voice", parents=[common], help="the voice loop: microphone (or --input WAV) and speaker")
+    p.add_argument("--input", type=Path, help="a WAV file to use as the microphone (any rate, mono or stereo)")
+    p.add_argument("--output", type=Path, help="write everything spoken to this WAV file")
+    p.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
+
+
+def build_loop(config: Config, brain: Brain, source, sink, console: Console | None) -> VoiceLoop:
+    v = config.voice
+    segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s,
+                                                  v.pre_roll_s, v.max_utterance_s))
+    stt = WhisperTranscriber(v.stt_model, v.stt_device, v.stt_compute_type, v.stt_beam_size)
+    tts = PiperSynthesizer(v.tts_model, v.tts_config, v.tts_length_scale)
+
+    def show(state: str, detail: str) -> None:
+        if console is not None and state != "listening":
+            console.print(f"[{state}] {detail}".rstrip(), style=STYLES.get(state), markup=False, highlight=False,
+                          soft_wrap=True)
+        elif console is not None:
+            console.print("[listening]", style="dim", markup=False)
+    return VoiceLoop(source, sink, segmenter, stt, TranscriptWakeWord(v.wake_threshold), tts, brain, v, show)
+
+
+def run(args: argparse.Namespace, config: Config, user: str, console: Console, memory_factory) -> int:
+    if getattr(args, "barge_in", None) is not None:
+        config = config.model_copy(update={"voice": config.voice.model_copy(update={"barge_in": True})})
+    source = sink = None
+    try:
+        source = WavSource(args.input) if getattr(args, "input", None) else None
+        sink = WavSink(args.output) if getattr(args, "output", None) else None
+        if source is None or sink is None:
+            mic, speaker = open_devices(config.voice.input_device if source is None else None,
+                                        config.voice.output_device if sink is None else None)
+            source, sink = source or mic, sink or speaker
+    except AudioError as exc:
+        return no_audio(str(exc), args, config, user, console, memory_factory)
+    try:
+        with memory_factory() as memory:
+            brain = Brain(memory, make_llm(config), config, user)
+            problem = brain.connect()
+            if problem is not None:
+                console.print(f"glados: {problem}. Listening anyway: memory commands still work.",
+                              style="yellow", markup=False)
+            loop = build_loop(config, brain, source, sink, console)
+            stats = loop.run()
+            if brain.stats.degraded_turns:
+                console.print(f"[{brain.stats.degraded_turns} turn(s) answered without the model]", style="yellow")
+            if not stats.heard and stats.ignored:
+                console.print(f"[heard {len(stats.ignored)} utterance(s), none with the wake word "
+                              f"{loop.wake_phrase()!r}]", style="yellow", markup=False)
+    except (STTError, TTSError) as exc:
+        Console(stderr=True).print(f"glados: {exc}", markup=False)
+        return 1
+    except KeyboardInterrupt:
+        console.print("[stopped]", style="dim")
+    finally:
+        sink.close()
+        source.close()
+    return 0
+
+
+def no_audio(why: str, args, config: Config, user: str, console: Console, memory_factory) -> int:
+    """No microphone or speaker: say so in one line, and offer the typed chat."""
+    from . import chat
+    if sys.stdin.isatty():
+        console.print(f"glados: {why}", style="yellow", markup=False)
+        console.print("Starting the typed chat instead ('glados chat').", markup=False)
+        return chat.run(args, config, user, console, memory_factory)
+    Console(stderr=True).print(f"glados: {why}. Type instead: glados chat", markup=False)
+    return 1

@@ -1,0 +1,134 @@
+"""The voice loop end to end on recorded WAVs: real VAD, real tiny.en, real Piper."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.audio import WavSink, WavSource
+from assistant.audio.wavfile import read_wav, write_wav
+from assistant.brain import Brain
+from assistant.config import load_config
+from assistant.stt import WhisperTranscriber
+from assistant.tts import PiperSynthesizer
+from assistant.vad import Segmenter, SileroVAD, VadOptions
+from assistant.voice import VoiceLoop
+from assistant.wake import TranscriptWakeWord
+from memory import Memory
+from tests.conftest import ROOT
+from tests.fakes import ScriptedLLM
+
+FIXTURES = ROOT / "tests" / "fixtures"
+LONG_REPLY = ("Once upon a time there was a test subject. It was tested for many years. It never complained. "
+              "Then one day it did, and it was incinerated. The end.")
+
+
+@pytest.fixture(scope="module")
+def models():
+    return WhisperTranscriber(), PiperSynthesizer()
+
+
+def run_loop(models, tmp_path, wav, llm, *, user="u", db=None, **voice):
+    config = load_config()
+    config = config.model_copy(update={"voice": config.voice.model_copy(update=voice)})
+    stt, tts = models
+    out = tmp_path / "out.wav"
+    with Memory(db or tmp_path / "m.db") as mem:
+        brain = Brain(mem, llm, config, user)
+        brain.connect()
+        v = config.voice
+        segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s, v.pre_roll_s,
+                                                      v.max_utterance_s))
+        sink = WavSink(out)
+        loop = VoiceLoop(WavSource(wav), sink, segmenter, stt, TranscriptWakeWord(v.wake_threshold), tts, brain, v)
+        stats = loop.run()
+        sink.close()
+        facts = {(f.key, f.value) for f in mem.facts(user)}
+        messages = [dict(r) for r in mem.db.execute("SELECT role, text, interrupted FROM messages WHERE user = ?", (user,))]
+    audio, rate = read_wav(out)
+    return stats, facts, messages, audio, rate
+
+
+def rms(audio: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(audio ** 2))) if len(audio) else 0.0
+
+
+def test_wake_word_leads_to_facts_and_a_spoken_reply(models, tmp_path):
+    llm = ScriptedLLM().enqueue("Noted. Peanuts are now your enemy.")
+    stats, facts, _, audio, rate = run_loop(models, tmp_path, FIXTURES / "wake_facts_piper_16k.wav", llm)
+    assert {("name", "Bob"), ("allergy", "peanuts")} <= facts
+    assert len(audio) / rate > 1.0 and rms(audio) > 0.01
+    assert llm.requests and "peanuts" in llm.requests[0][0]["content"]
+
+
+def test_another_voice_rate_and_stereo(models, tmp_path):
+    stats, facts, *_ = run_loop(models, tmp_path, FIXTURES / "wake_facts_espeak_22k_stereo.wav",
+                                ScriptedLLM().enqueue("Paris. How romantic."))
+    assert ("location", "Paris") in facts
+
+
+def test_without_the_wake_word_nobody_hears(models, tmp_path):
+    llm = ScriptedLLM()
+    stats, facts, messages, audio, _ = run_loop(models, tmp_path, FIXTURES / "no_wake_piper_8k.wav", llm)
+    assert stats.ignored and not stats.heard
+    assert facts == set() and messages == [] and llm.requests == []
+    assert rms(audio) == 0.0
+
+
+def test_follow_up_window_needs_no_wake_word(models, tmp_path):
+    stats, facts, *_ = run_loop(models, tmp_path, FIXTURES / "follow_up_piper_16k.wav",
+                                ScriptedLLM().enqueue("Hello.").enqueue("Oslo. Cold."))
+    assert len(stats.heard) == 2 and ("location", "Oslo") in facts
+
+
+def test_after_the_follow_up_window_the_wake_word_is_needed_again(models, tmp_path):
+    stats, facts, *_ = run_loop(models, tmp_path, FIXTURES / "follow_up_piper_16k.wav",
+                                ScriptedLLM().enqueue("Hello."), follow_up_s=0.5)
+    assert len(stats.heard) == 1 and len(stats.ignored) == 1 and ("location", "Oslo") not in facts
+
+
+def test_barge_in_cuts_her_off_and_stores_what_was_said(models, tmp_path):
+    llm = ScriptedLLM().enqueue(LONG_REPLY).enqueue("Fine.")
+    stats, _, messages, audio, rate = run_loop(models, tmp_path, FIXTURES / "barge_in_piper_16k.wav", llm,
+                                               barge_in=True)
+    cut = [m for m in messages if m["role"] == "assistant" and m["interrupted"]]
+    assert len(cut) == 1 and 0 < len(cut[0]["text"]) < len(LONG_REPLY) and LONG_REPLY.startswith(cut[0]["text"])
+    assert stats.interrupted == 1 and len(stats.heard) == 2          # the interruption is the next request
+    full = PiperSynthesizer().synthesize(LONG_REPLY).seconds
+    assert len(audio) / rate < full
+
+
+def test_without_barge_in_the_microphone_is_ignored_while_she_speaks(models, tmp_path):
+    llm = ScriptedLLM().enqueue(LONG_REPLY)
+    stats, _, messages, *_ = run_loop(models, tmp_path, FIXTURES / "barge_in_piper_16k.wav", llm)
+    assert stats.interrupted == 0 and len(stats.heard) == 1
+    assert [m["text"] for m in messages if m["role"] == "assistant"] == [LONG_REPLY]
+
+
+def test_memory_command_by_voice(models, tmp_path):
+    db = tmp_path / "m.db"
+    with Memory(db) as mem:
+        mem.observe("u", "I'm allergic to peanuts and I live in Leeds")
+    llm = ScriptedLLM()
+    stats, _, messages, audio, _ = run_loop(models, tmp_path, FIXTURES / "memory_command_espeak_44k.wav", llm, db=db)
+    assert "peanuts" in stats.replies[0] and "Leeds" in stats.replies[0]
+    assert all("Summarize" in r[0]["content"] for r in llm.requests)     # only the session summary
+    assert rms(audio) > 0.01
+
+
+def test_wake_word_change_by_voice_persists(models, tmp_path):
+    db = tmp_path / "m.db"
+    tts = models[1]
+
+    def say(text: str, name: str):
+        speech = tts.synthesize(text)
+        pad = np.zeros(int(0.5 * speech.rate), np.float32)
+        path = tmp_path / name
+        write_wav(path, np.concatenate([pad, speech.samples * 0.8, pad]), speech.rate)
+        return path
+
+    first = say("Hey GLaDOS, change your wake word to hey Jarvis.", "change.wav")
+    stats, *_ = run_loop(models, tmp_path, first, ScriptedLLM(), db=db)
+    assert "hey jarvis" in stats.replies[0].lower()
+    second = say("Hey Jarvis, what do you remember about me?", "jarvis.wav")
+    stats, *_ = run_loop(models, tmp_path, second, ScriptedLLM(), db=db)     # a new loop, same memory
+    assert len(stats.heard) == 1 and "remember about me" in stats.heard[0].lower()
