@@ -72,7 +72,7 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
                 console.print(f"[heard {len(stats.ignored)} utterance(s), none with the wake word "
                               f"{loop.wake_phrase()!r}]", style="yellow", markup=False)
     except (STTError, TTSError) as exc:
-        Console(stderr=True).print(f"glados: {exc}", markup=False)
+        Console(stderr=True, soft_wrap=True).print(f"glados: {exc}", markup=False)
         return 1
     except KeyboardInterrupt:
         console.print("[stopped]", style="dim")
@@ -89,5 +89,5 @@ def no_audio(why: str, args, config: Config, user: str, console: Console, memory
         console.print(f"glados: {why}", style="yellow", markup=False)
         console.print("Starting the typed chat instead ('glados chat').", markup=False)
         return chat.run(args, config, user, console, memory_factory)
-    Console(stderr=True).print(f"glados: {why}. Type instead: glados chat", markup=False)
+    Console(stderr=True, soft_wrap=True).print(f"glados: {why}. Type instead: glados chat", markup=False)
     return 1

@@ -24,7 +24,12 @@ stamp=".venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)-${extras//
 if [ ! -f "$stamp" ]; then
     echo "setup: installing glados${extras:+[$extras]} into .venv (first run takes a minute)..."
     .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-    .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+    if ! .venv/bin/python -m pip install --disable-pip-version-check -e ".${extras:+[$extras]}" \
+            > .venv/pip.log 2>&1; then
+        grep -v "^WARNING: Location" .venv/pip.log | tail -20 >&2
+        echo "setup: pip install failed (the end of its log is above; all of it in .venv/pip.log)" >&2
+        exit 1
+    fi
     rm -f .venv/.installed-*
     touch "$stamp"
 fi

@@ -1,0 +1,121 @@
+"""`glados voice` as a user runs it: a WAV as the microphone, the real client against a stand-in
+Ollama, and a real sounddevice path through a PulseAudio null sink."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from assistant.audio.wavfile import read_wav
+from tests.conftest import ROOT, glados
+from tests.ollama_stub import StubOllama
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def test_voice_with_wav_files_through_the_cli(tmp_path):
+    out = tmp_path / "reply.wav"
+    with StubOllama() as stub:
+        stub.enqueue("Noted. I will keep the peanuts away from you. Probably.")
+        result = glados("voice", "--user", "bob", "--input", str(FIXTURES / "wake_facts_piper_16k.wav"),
+                        "--output", str(out), env={"OLLAMA_HOST": stub.url}, timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "[heard]" in result.stdout and "[speaking]" in result.stdout and "first audio" in result.stdout
+    facts = json.loads(glados("memory", "list", "--json", "--user", "bob").stdout)
+    assert {("name", "Bob"), ("allergy", "peanuts")} <= {(f["key"], f["value"]) for f in facts}
+    audio, rate = read_wav(out)
+    assert rate == 22_050 and len(audio) / rate > 1.5 and float(np.abs(audio).max()) > 0.05
+    system = stub.chats()[0]["messages"][0]["content"]
+    assert '"peanuts"' in system
+
+
+def test_a_bad_input_file_is_one_line(tmp_path):
+    junk = tmp_path / "junk.wav"
+    junk.write_bytes(b"not a wav at all")
+    result = glados("voice", "--input", str(junk), "--output", str(tmp_path / "o.wav"))
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "WAV" in result.stderr
+
+
+def test_no_microphone_says_so_and_points_to_chat(tmp_path):
+    env = {"XDG_RUNTIME_DIR": str(tmp_path), "PULSE_SERVER": "unix:/nonexistent", "AUDIODEV": "null"}
+    result = glados("voice", env=env, input="")
+    assert result.returncode == 1
+    assert "glados chat" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_no_microphone_on_a_terminal_starts_the_chat(tmp_path):
+    master, slave = os.openpty()
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path), "PULSE_SERVER": "unix:/nonexistent",
+           "OLLAMA_HOST": "http://127.0.0.1:9"}
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.cli"], stdin=slave, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    os.close(slave)
+    os.write(master, b"/quit\n")
+    out, err = proc.communicate(timeout=60)
+    os.close(master)
+    assert proc.returncode == 0, err
+    assert "Starting the typed chat" in out
+
+
+@pytest.fixture
+def pulseaudio(tmp_path, monkeypatch):
+    """A PulseAudio null sink as speaker and its monitor as microphone (DESIGN.md's recipe)."""
+    if not shutil.which("pulseaudio"):
+        pytest.skip("pulseaudio is not installed (Debian: apt-get install pulseaudio pulseaudio-utils "
+                    "libportaudio2); ./test.sh installs it when it can")
+    runtime = tmp_path / "pulse-runtime"
+    runtime.mkdir()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    script = tmp_path / "default.pa"
+    script.write_text("load-module module-native-protocol-unix\n"
+                      "load-module module-null-sink sink_name=vsink rate=16000 channels=1\n"
+                      "load-module module-remap-source source_name=vmic master=vsink.monitor\n"
+                      "set-default-source vmic\nset-default-sink vsink\n")
+    subprocess.run(["pulseaudio", "-n", "-F", str(script), "--daemonize=yes", "--exit-idle-time=-1"],
+                   check=True, capture_output=True, env=os.environ.copy())
+    for _ in range(50):
+        if subprocess.run(["pactl", "info"], capture_output=True).returncode == 0:
+            break
+        time.sleep(0.1)
+    yield
+    subprocess.run(["pulseaudio", "--kill"], capture_output=True)
+
+
+def test_the_real_sounddevice_path_through_a_virtual_microphone(pulseaudio, tmp_path):
+    from assistant.audio.devices import MicSource, SpeakerSink
+    from assistant.brain import Brain
+    from assistant.config import load_config
+    from assistant.voice_cli import build_loop
+    from memory import Memory
+    from tests.fakes import ScriptedLLM
+
+    class TimedMic(MicSource):
+        """The microphone, for a fixed stretch of time (the loop ends when input ends)."""
+        def frames(self):
+            frames = super().frames()
+            for _ in range(int(9.0 * 16000 / 512)):
+                yield next(frames)
+
+    mic, speaker = TimedMic("pulse"), SpeakerSink("pulse")
+    config = load_config()
+    with Memory(tmp_path / "m.db") as mem:
+        brain = Brain(mem, ScriptedLLM().enqueue("Noted."), config, "u")
+        brain.connect()
+        loop = build_loop(config, brain, mic, speaker, None)
+        # The user speaks into the virtual microphone a moment after the loop starts listening.
+        player = threading.Timer(1.0, subprocess.run, args=(
+            ["paplay", "--device=vsink", str(FIXTURES / "wake_facts_piper_16k.wav")],), kwargs={"check": True})
+        player.start()
+        stats = loop.run()
+        player.join()
+        mic.close()
+        facts = {(f.key, f.value) for f in mem.facts("u")}
+    assert stats.heard, f"nothing heard through the virtual microphone (ignored: {stats.ignored})"
+    assert ("allergy", "peanuts") in facts
