@@ -44,6 +44,7 @@ class WhisperTranscriber(Transcriber):
         t0 = time.perf_counter()
         segments, _ = self.model.transcribe(
             utterance.samples, language=self.language, beam_size=self.beam_size, hotwords=hotwords,
-            vad_filter=False, condition_on_previous_text=False, without_timestamps=True)
+            vad_filter=False, condition_on_previous_text=False, without_timestamps=True,
+            temperature=0.0)   # no temperature fallback: one decode, so the time is bounded
         text = " ".join(s.text.strip() for s in segments).strip()
         return Transcript(text, utterance, time.perf_counter() - t0)

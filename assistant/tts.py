@@ -37,9 +37,20 @@ class PiperSynthesizer(Synthesizer):
             self.voice = PiperVoice.load(model, config_path=config)
         except Exception as exc:  # noqa: BLE001 - onnxruntime/json errors vary
             raise TTSError(f"cannot load the Piper voice {model!r} ({exc}); check voice.tts_model") from exc
+        self._quiet_threads(model)
         self.rate = self.voice.config.sample_rate
         # No random duration noise: the same text always takes the same time.
         self.options = SynthesisConfig(length_scale=length_scale, noise_w_scale=0.0)
+
+    def _quiet_threads(self, model: str) -> None:
+        """onnxruntime's worker threads spin after each run by default, stealing the CPU the
+        recogniser needs next; a session without spinning costs Piper nothing measurable."""
+        import onnxruntime
+        options = onnxruntime.SessionOptions()
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        self.voice.session = onnxruntime.InferenceSession(model, sess_options=options,
+                                                          providers=["CPUExecutionProvider"])
 
     def synthesize(self, text: str) -> Speech:
         chunks = [c.audio_float_array for c in self.voice.synthesize(text, syn_config=self.options)]
@@ -54,12 +65,15 @@ class SentenceChunker:
     """Collects streamed text; hands out whole sentences as soon as they are complete, so the
     first sentence is spoken while the model still writes the rest."""
 
-    def __init__(self, max_chars: int = 240):
+    def __init__(self, max_chars: int = 240, streaming: bool = True):
         self.buffer = ""
         self.max_chars = max_chars
+        self.streaming = streaming      # False: hold everything until flush (the whole-reply baseline)
 
     def feed(self, text: str) -> list[str]:
         self.buffer += text
+        if not self.streaming:
+            return []
         out = []
         while True:
             m = SENTENCE_END.search(self.buffer)

@@ -59,7 +59,7 @@ class Mouth:
 
     def __init__(self, loop: "VoiceLoop", t_detected: float, timings: TurnTimings):
         self.loop, self.t_detected, self.timings = loop, t_detected, timings
-        self.chunker = SentenceChunker()
+        self.chunker = SentenceChunker(streaming=loop.config.stream_sentences)
         self.spoken: list[str] = []
         self.playing: Speech | None = None
         self.play_started_s = 0.0

@@ -1,0 +1,112 @@
+"""Per-stage voice timings on the fixtures, and sentence streaming against whole-reply speech.
+
+    .venv/bin/python bench/voice_bench.py
+
+A stand-in model streams a 60-word reply at a fixed 20 tokens/s (one word per token) after a
+0.2 s first token. "ours" is what the project adds: STT + memory + first-sentence synthesis.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from assistant.audio import WavSink, WavSource  # noqa: E402
+from assistant.brain import Brain  # noqa: E402
+from assistant.config import load_config  # noqa: E402
+from assistant.llm import LLM, Chunk  # noqa: E402
+from assistant.stt import WhisperTranscriber  # noqa: E402
+from assistant.tts import PiperSynthesizer  # noqa: E402
+from assistant.vad import Segmenter, SileroVAD, VadOptions  # noqa: E402
+from assistant.voice import VoiceLoop  # noqa: E402
+from assistant.wake import TranscriptWakeWord  # noqa: E402
+from memory import Memory  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+REPLY = ("Your allergy is noted, test subject. I have removed every peanut from the facility, which was "
+         "tedious. You are welcome. Now please stand on the orange square and try not to touch anything "
+         "important, because the last subject who touched something important is now part of the floor. "
+         "Science thanks you for your contribution, however small.")
+
+
+class SteadyLLM(LLM):
+    """Streams REPLY word by word at `rate` tokens per second after `first` seconds."""
+
+    model = "steady"
+
+    def __init__(self, rate: float = 20.0, first: float = 0.2):
+        self.rate, self.first = rate, first
+
+    def check(self) -> None:
+        return None
+
+    def chat(self, messages, tools=None, max_tokens=None, context_tokens=None) -> Iterator[Chunk]:
+        if "Summarize" in messages[0]["content"]:
+            yield Chunk(text="A summary.", done=True)
+            return
+        time.sleep(self.first)
+        words = REPLY.split(" ")
+        for i, word in enumerate(words):
+            if i:
+                time.sleep(1 / self.rate)
+            yield Chunk(text=word + (" " if i < len(words) - 1 else ""))
+        yield Chunk(done=True)
+
+
+def run(fixture: Path, stt, tts, streaming: bool, tmp: Path):
+    config = load_config()
+    config = config.model_copy(update={"voice": config.voice.model_copy(update={"stream_sentences": streaming})})
+    v = config.voice
+    with Memory(tmp / f"{fixture.stem}-{streaming}.db") as mem:
+        brain = Brain(mem, SteadyLLM(), config, "bench")
+        brain.connect()
+        segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s,
+                                                      v.pre_roll_s, v.max_utterance_s))
+        sink = WavSink(tmp / "out.wav")
+        loop = VoiceLoop(WavSource(fixture), sink, segmenter, stt, TranscriptWakeWord(), tts, brain, v)
+        stats = loop.run()
+        sink.close()
+    return stats
+
+
+def main() -> None:
+    console = Console(width=150)
+    stt, tts = WhisperTranscriber(), PiperSynthesizer()
+    fixtures = ["wake_facts_piper_16k.wav", "wake_facts_espeak_22k_stereo.wav", "memory_command_espeak_44k.wav"]
+    table = Table(title="per stage, seconds (stand-in model: first token 0.2 s, then 20 tokens/s)")
+    for col in ("fixture", "speech s", "end-of-speech", "stt", "memory", "first token", "first sentence tts",
+                "first audio", "ours (stt+memory+tts)"):
+        table.add_column(col, justify="right")
+    with tempfile.TemporaryDirectory() as tmp:
+        run(FIXTURES / fixtures[0], stt, tts, True, Path(tmp))          # warm-up
+        for name in fixtures:
+            stats = run(FIXTURES / name, stt, tts, True, Path(tmp))
+            for t in stats.timings:
+                ours = t.stt + t.memory + (t.first_sentence_tts or 0)
+                speech = WavSource(FIXTURES / name).samples.size / 16000 - 1.5 - 0.8
+                table.add_row(name, f"{speech:.1f}", f"{t.end_of_speech:.2f}", f"{t.stt:.2f}", f"{t.memory:.3f}",
+                              "-" if t.first_token is None else f"{t.first_token:.2f}",
+                              f"{t.first_sentence_tts or 0:.2f}", f"{t.first_audio or 0:.2f}", f"{ours:.2f}")
+        console.print(table)
+        streamed = run(FIXTURES / fixtures[0], stt, tts, True, Path(tmp)).timings[0].first_audio
+        whole = run(FIXTURES / fixtures[0], stt, tts, False, Path(tmp)).timings[0].first_audio
+    from tests.test_wake import MISHEARD, ORDINARY
+    wake = TranscriptWakeWord()
+    false = sum(1 for text in ORDINARY if wake.match(text, "hey glados"))
+    caught = sum(1 for text in MISHEARD if wake.match(text, "hey glados"))
+    console.print(f"wake word: {caught}/{len(MISHEARD)} mishearings accepted; false accepts on ordinary "
+                  f"sentences {false}/{len(ORDINARY)} ({false / len(ORDINARY):.1%})")
+    words = len(REPLY.split())
+    console.print(f"end of speech to first audio, {words}-word reply at 20 tokens/s: sentence streaming "
+                  f"{streamed:.2f} s, whole reply {whole:.2f} s: {whole / streamed:.1f}x faster (target at least 2x)")
+
+
+if __name__ == "__main__":
+    main()
