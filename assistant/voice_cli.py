@@ -65,7 +65,12 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
                 console.print(f"glados: {problem}. Listening anyway: memory commands still work.",
                               style="yellow", markup=False)
             loop = build_loop(config, brain, source, sink, console)
-            stats = loop.run()
+            try:
+                stats = loop.run()
+            except KeyboardInterrupt:
+                console.print("[stopped]", style="dim")
+                brain.end_session()       # Ctrl-C still leaves the session's summary behind
+                return 130
             if brain.stats.degraded_turns:
                 console.print(f"[{brain.stats.degraded_turns} turn(s) answered without the model]", style="yellow")
             if not stats.heard and stats.ignored:
@@ -74,8 +79,6 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
     except (STTError, TTSError) as exc:
         Console(stderr=True, soft_wrap=True).print(f"glados: {exc}", markup=False)
         return 1
-    except KeyboardInterrupt:
-        console.print("[stopped]", style="dim")
     finally:
         sink.close()
         source.close()

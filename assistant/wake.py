@@ -30,7 +30,7 @@ def _letters(words: list[str]) -> str:
 VOICING = str.maketrans("dzbgvq", "tspkfk")
 
 
-def _skeleton(text: str) -> str:
+def skeleton(text: str) -> str:
     """Consonants only, voiced and unvoiced merged, doubles merged: 'geeletus' ~ 'glados'."""
     text = re.sub(r"[aeiouyhw]", "", text).translate(VOICING)
     return re.sub(r"(.)\1+", r"\1", text)
@@ -38,7 +38,7 @@ def _skeleton(text: str) -> str:
 
 def similarity(heard: str, wanted: str) -> float:
     letters = SequenceMatcher(None, heard, wanted).ratio()
-    bones = SequenceMatcher(None, _skeleton(heard), _skeleton(wanted)).ratio()
+    bones = SequenceMatcher(None, skeleton(heard), skeleton(wanted)).ratio()
     return max(letters, (letters + bones) / 2)
 
 

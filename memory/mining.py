@@ -866,7 +866,7 @@ def _normalise(text: str) -> str:
     return SPACES.sub(" ", text).strip()
 
 
-def _clauses(sentence: str) -> list[str]:
+def clauses(sentence: str) -> list[str]:
     try:
         parts = CLAUSE_SPLIT.split(sentence, timeout=TIMEOUT_S)
     except TimeoutError:
@@ -907,7 +907,7 @@ def _mine_statements(text: str) -> list[Change]:
         if _match(PESCATARIAN_BUT, body.rstrip(".!")):
             changes.append(Change("assert", "diet", "pescatarian"))
             continue
-        for clause in _clauses(sentence):
+        for clause in clauses(sentence):
             changes += _mine_clause(clause.rstrip(".!"))
     return changes
 

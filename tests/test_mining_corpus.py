@@ -24,3 +24,26 @@ def test_non_facts_leave_nothing_current(tmp_path):
             if not labels:
                 mem.observe(f"user{i}", text)
                 assert mem.facts(f"user{i}") == [], text
+
+
+NOTE_PHRASES = [
+    "remember that", "please remember", "remember this:", "don't forget that", "do not forget",
+    "never forget that", "keep in mind that", "please keep in mind", "bear in mind that",
+    "for future reference,", "for the record,", "note that", "please note", "take note that",
+    "make a note that", "make a mental note that", "mental note:", "fyi", "for your information,",
+    "save a note that", "jot down that", "write down that", "memorize that", "commit to memory that",
+    "store this:", "record that", "add to your memory that", "put this in your memory:",
+    "keep a note that", "i want you to remember that", "i need you to remember that",
+    "can you remember that", "could you remember that", "make sure you remember that",
+    "it's worth remembering that", "remind yourself that", "file this away:", "a reminder that",
+]
+
+
+def test_at_least_30_note_triggers_in_prefix_and_contains_forms():
+    from memory import mine
+    assert len(NOTE_PHRASES) >= 30
+    for phrase in NOTE_PHRASES:
+        for text in (f"{phrase} the garage code is 4512", f"ok so, {phrase} the garage code is 4512",
+                     f"Thanks. Oh and {phrase} the garage code is 4512."):
+            changes = mine(text)
+            assert [(c.op, c.key, c.value) for c in changes] == [("assert", "note", "the garage code is 4512")], text
