@@ -48,7 +48,8 @@ LEAD = (r"(?:(?:well|so|oh|ok|okay|and|also|but|actually|btw|by the way|hey|hi|h
 MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 STOP_WORDS = (
-    r"with|since|for (?:the past|about|over|almost|nearly|\d)|because|cause|cuz|but|where|"
+    r"with|since|for (?:the past|the last|about|over|almost|nearly|a few|a couple|several|many|\d|a year|"
+    r"an? (?:hour|day|week|month|year|decade)|(?:one|two|three|four|five|six|seven|eight|nine|ten))|because|cause|cuz|but|where|"
     r"which|who|near|close to|next to|as (?:a|an|the)|so|and i|and my|for now|at the moment|"
     r"right now|these days|nowadays|now|currently|anymore|any more|again|actually|too|as well|"
     r"though|lol|haha|btw|by the way|thanks|thank you|please|ok|okay|if|when|until|till|originally|"
@@ -188,7 +189,9 @@ PETS = (r"(?:dogs?|puppy|puppies|cats?|kittens?|kitty|parrots?|birds?|budgies?|h
         r"bunny|bunnies|goldfish|fish|turtles?|tortoises?|snakes?|lizards?|geckos?|guinea pigs?|"
         r"ferrets?|horses?|ponies|pony|chickens?|hens?|bearded dragons?|rats?|mice|mouse|"
         r"gerbils?|chinchillas?|hedgehogs?|axolotls?|iguanas?|cockatiels?|canar(?:y|ies)|"
-        r"pigs?|goats?|cows?|ducks?)")
+        r"pigs?|goats?|cows?|ducks?|retrievers?|labradors?|labs?|poodles?|terriers?|spaniels?|beagles?|"
+        r"bulldogs?|collies?|shepherds?|huskies|husky|dachshunds?|pugs?|chihuahuas?|corgis?|greyhounds?|"
+        r"tabby|tabbies|siamese|persian|maine coon)")
 COUNT = r"(?:an?|one|two|three|four|five|six|\d{1,2}|a couple of|a few|some)"
 
 LANGUAGES = set("""
@@ -281,7 +284,7 @@ def _occupation(phrase: str) -> str | None:
 def _place(value: str) -> str | None:
     """'new york city now' -> 'New York City'; 'a small flat in leeds' -> 'Leeds'."""
     value = _trim(value)
-    inner = re.search(r"^(?:a|an|the)\s.*?\b(?:in|near|outside|of)\s+(.+)$", value, flags=F)
+    inner = re.search(r"^(?:a|an|the)\s.*?\b(?:in|near|outside|of|called|named)\s+(.+)$", value, flags=F)
     if inner:
         value = _trim(inner.group(1))
     elif re.match(r"^(?:a|an)\s", value, flags=F):
@@ -427,7 +430,7 @@ def _diet(m):
 # "my name is bob", "my name's Ada Lovelace", "call me Max", "i go by sam"
 @rule(r"(?:my (?:first |full )?name(?:'s| is)|(?:you (?:can|may|should) |please |just |everyone |"
       r"people |my friends )?call(?:s)? me|i go by|the name's|name's|"
-      rf"{IM} (?:called|named)) (?:(?:actually|now|just|simply) )?(?P<v>.+)")
+      rf"{IM} (?:called|named|known as)|they call me) (?:(?:actually|now|just|simply) )?(?P<v>.+)")
 def _name_rule(m):
     if re.match(r"(?:not|never)\b", m["v"], flags=F):
         return []
@@ -467,8 +470,9 @@ def _location_retract(m):
 
 # "i live in paris now", "i've moved to new york", "we just moved to lisbon", "i'm based in oslo"
 @rule(rf"(?:(?:i|we) (?:(?:{NOW}|happily) )*(?:live|reside|settled)|{IM} (?:(?:{NOW}) )*(?:living|based|"
-      rf"located|residing|settled)|(?:i|we|{IVE}|we've) (?:(?:{NOW}|finally) )*(?:moved|relocated)(?: back)?|"
-      r"my (?:home|house|apartment|flat|address) is) (?:in|to|at) (?P<v>.+)"
+      rf"located|residing|settled)|(?:{IVE}|we've) been (?:living|based|staying)|"
+      rf"(?:i|we|{IVE}|we've) (?:(?:{NOW}|finally) )*(?:moved|relocated)(?: back)?|"
+      r"my (?:home|house|apartment|flat|address) is) (?:in|to|at|near|outside(?: of)?) (?P<v>.+)"
       r"|(?:home (?:for me )?is|i call) (?P<w>.+?)(?: home)?$")
 def _location(m):
     return _each("assert", "location", [_place(m["v"] or m["w"])])
@@ -542,7 +546,8 @@ def _birthday(m):
 
 # "i'm 34", "i am thirty four years old", "i just turned 40", "my age is 29"
 @rule(rf"(?:{IM} (?:(?:{NOW}|only|almost|nearly|about) )*|i (?:just )?turned |my age is ){NUMBER}"
-      r"(?:\s*(?:years?|yrs?)(?: old)?| y/?o)?(?:\s+(?:now|today|this year|already))?\s*[.!]*$")
+      r"(?:\s*(?:years?|yrs?)(?: old)?| y/?o)?(?:\s+(?:now|today|this year|already|yesterday|recently|"
+      r"last (?:week|month|year)|this (?:week|month)))?\s*[.!]*$")
 def _age(m):
     age = _number(m["num"])
     return [Change("assert", "age", str(age))] if age and 1 <= age <= 120 else []
@@ -773,7 +778,7 @@ FORGET_TARGETS = [
     (r"my age|how old i am", "age"),
     (r"where i(?:'m| am) from|where i grew up|my (?:hometown|home town)|where i was born", "hometown"),
     (r"my diet|what i eat|that i(?:'m| am) (?:a )?\w+tarian|my eating habits", "diet"),
-    (rf"my {PARTNER}|who i(?:'m| am) (?:married to|dating)", "partner"),
+    (rf"my {PARTNER}(?:'s name)?|who i(?:'m| am) (?:married to|dating)", "partner"),
     (r"my allerg(?:y|ies)|what i(?:'m| am) allergic to|that i have allergies", "allergy"),
     (r"my (?:pets?|animals?)", "pet"),
     (r"(?:what |the )?languages? i speak", "language"),
