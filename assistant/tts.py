@@ -24,7 +24,8 @@ class Synthesizer(ABC):
 class PiperSynthesizer(Synthesizer):
     """Piper with the bundled 'joe' voice, or any Piper .onnx voice (a GLaDOS voice) with its .json."""
 
-    def __init__(self, model: str = "bundled", config: str | None = None, length_scale: float | None = None):
+    def __init__(self, model: str = "bundled", config: str | None = None, length_scale: float | None = None,
+                 noise_scale: float | None = None):
         from piper import PiperVoice, SynthesisConfig
         if model == "bundled":
             try:
@@ -39,8 +40,9 @@ class PiperSynthesizer(Synthesizer):
             raise TTSError(f"cannot load the Piper voice {model!r} ({exc}); check voice.tts_model") from exc
         self._quiet_threads(model)
         self.rate = self.voice.config.sample_rate
-        # No random duration noise: the same text always takes the same time.
-        self.options = SynthesisConfig(length_scale=length_scale, noise_w_scale=0.0)
+        # No random duration noise: the same text always takes the same time. noise_scale=0 makes
+        # the audio itself repeatable too (the tests use that), at some cost in liveliness.
+        self.options = SynthesisConfig(length_scale=length_scale, noise_scale=noise_scale, noise_w_scale=0.0)
 
     def _quiet_threads(self, model: str) -> None:
         """onnxruntime's worker threads spin after each run by default, stealing the CPU the

@@ -24,7 +24,7 @@ LONG_REPLY = ("Once upon a time there was a test subject. It was tested for many
 
 @pytest.fixture(scope="module")
 def models():
-    return WhisperTranscriber(), PiperSynthesizer()
+    return WhisperTranscriber(), PiperSynthesizer(noise_scale=0.0)   # repeatable audio, repeatable tests
 
 
 def run_loop(models, tmp_path, wav, llm, *, user="u", db=None, **voice):
@@ -127,8 +127,10 @@ def test_wake_word_change_by_voice_persists(models, tmp_path):
         return path
 
     first = say("Hey GLaDOS, change your wake word to hey Jarvis.", "change.wav")
-    stats, *_ = run_loop(models, tmp_path, first, ScriptedLLM(), db=db)
-    assert "hey jarvis" in stats.replies[0].lower()
+    stats, facts, *_ = run_loop(models, tmp_path, first, ScriptedLLM(), db=db)
+    # tiny.en may spell the new name its own way ("hey jorris"); the fuzzy match copes with that.
+    wake = [v for k, v in facts if k == "wake_word"]
+    assert len(wake) == 1 and wake[0].startswith("hey j") and wake[0] in stats.replies[0].lower()
     second = say("Hey Jarvis, what do you remember about me?", "jarvis.wav")
     stats, *_ = run_loop(models, tmp_path, second, ScriptedLLM(), db=db)     # a new loop, same memory
     assert len(stats.heard) == 1 and "remember about me" in stats.heard[0].lower()
