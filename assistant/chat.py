@@ -120,6 +120,8 @@ class ChatUI:
         return code
 
     def finish(self) -> None:
+        if self.brain.session and self.brain.online:
+            self.say("[saving the session: the model is writing its summary...]", "dim")
         summary = self.brain.end_session()
         if summary:
             self.say(f"[session saved: {summary}]", "dim")

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         user = getattr(args, "user", None) or config.user
         if args.command == "memory":
             with open_memory(config, getattr(args, "db", None)) as memory:
-                return memory_cli.run(args, memory, user, console)
+                return memory_cli.run(args, memory, user, console, config)
         db = getattr(args, "db", None)
         if args.command == "chat":
             return chat.run(args, config, user, console, lambda: open_memory(config, db))

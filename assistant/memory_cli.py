@@ -12,6 +12,8 @@ from rich.table import Table
 
 from memory import FactChange, Memory
 
+from .config import Config
+
 SYMBOLS = {"added": "+", "superseded": "~", "reconfirmed": "=", "retracted": "-", "forgotten": "x"}
 
 
@@ -59,7 +61,7 @@ def parse_time(text: str) -> datetime:
         raise UsageError(f"--at {text!r} is not an ISO time; use e.g. 2026-11-30T09:00 or 2026-11-30T09:00:00Z")
 
 
-def run(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:
+def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, config: Config) -> int:
     cmd = args.memory_command
     if cmd == "observe":
         obs = memory.observe(user, " ".join(args.text), session=args.session)
@@ -70,7 +72,8 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console) -
     elif cmd == "list":
         return _list(args, memory, user, console)
     elif cmd == "context":
-        block = memory.load_context(user)
+        m = config.memory
+        block = memory.load_context(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
         if block:
             print(block)
     elif cmd == "recall":
