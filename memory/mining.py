@@ -417,7 +417,7 @@ def _diet_vegetarian_change(m):
 
 
 # "i'm vegetarian", "im a vegan now", "i went vegan", "i've become pescatarian", "i follow a keto diet"
-@rule(rf"(?:{IM} (?:(?:{NOW}|strictly|fully|mostly|100%|a|an|full|on an?) )*|"
+@rule(rf"(?:(?:{IM}|{IVE} been) (?:(?:{NOW}|strictly|fully|mostly|100%|a|an|full|on an?) )*|"
       rf"(?:i|{IVE}|we) (?:(?:{NOW}) )*(?:went|gone|became|become|turned|switched to|eat|follow|keep|"
       r"am on|'m on|have|stick to) (?:an? )?|my diet is (?:(?:now|mostly|strictly) )?(?:an? )?)"
       rf"{DIET}(?:\s+(?:diet|now|these days|for (?:health|ethical) reasons|anymore|again|last (?:year|month|week)|"
@@ -428,7 +428,7 @@ def _diet(m):
 
 # --- name ------------------------------------------------------------------------------------
 # "my name is bob", "my name's Ada Lovelace", "call me Max", "i go by sam"
-@rule(r"(?:my (?:first |full )?name(?:'s| is)|(?:you (?:can|may|should) |please |just |everyone |"
+@rule(r"(?:my (?:first |full )?name(?:'s|s| is)|(?:you (?:can|may|should) |please |just |everyone |"
       r"people |my friends )?call(?:s)? me|i go by|the name's|name's|"
       rf"{IM} (?:called|named|known as)|they call me) (?:(?:actually|now|just|simply) )?(?P<v>.+)")
 def _name_rule(m):
@@ -703,6 +703,8 @@ def _pet_gone(m):
 @rule(rf"my (?P<kind>{PETS})(?:'s name is|s name is| is called| is named| name is) (?P<name>[\w'-]+)")
 def _pet_named(m):
     kind = m["kind"].lower()
+    if kind.endswith("s") and not kind.endswith("ss"):
+        kind = kind[:-1]          # "my cats name is luna" (speech-to-text drops the apostrophe)
     return [Change("retract", "pet", kind), Change("assert", "pet", f"{kind} named {_titled(m['name'])}")]
 
 
@@ -715,6 +717,8 @@ def _pet(m):
 
 # --- languages -------------------------------------------------------------------------------
 def _languages(raw: str) -> list[str]:
+    raw = re.sub(r"\s+(?:at home|at work|fluently|well|badly|poorly|every day|daily|with (?:my|the|our) .*)$",
+                 "", _trim(raw), flags=F)
     raw = re.sub(r"\b(?:a (?:little|bit of)|a little bit of|some|basic|fluent|conversational|"
                  r"decent|good|bad|broken|native|perfect|a lot of|mostly)\s+", "", _trim(raw), flags=F)
     items = [w for item in _items(raw) for w in
@@ -828,7 +832,7 @@ def targets(phrase: str) -> list[Change]:
     allergy = re.fullmatch(r"my (?P<v>.+?) allergy", target, flags=F)
     if allergy:
         return [Change("forget", "allergy", v) for v in _items(allergy["v"])]
-    pet = re.fullmatch(rf"my (?P<v>{PETS})(?: [\w'-]+)?", target, flags=F)
+    pet = re.fullmatch(rf"my (?P<v>{PETS})(?:'s name|s name| [\w'-]+)?", target, flags=F)
     if pet:
         return [Change("forget", "pet", pet["v"].lower())]
     note = re.fullmatch(r"(?:the|my|that) note (?:about|that says|saying) (?P<v>.+)", target, flags=F)
