@@ -143,20 +143,27 @@ def _check_header(path: Path) -> None:
 
 def _migrate(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    done = {row[0] for row in db.execute("SELECT name FROM migrations")}
     for name, script in MIGRATIONS:
-        if name in done:
-            continue
-        # executescript commits any open transaction first, so BEGIN/COMMIT go inside the script.
-        try:
-            db.executescript(
-                f"BEGIN IMMEDIATE;\n{script}\n"
-                f"INSERT INTO migrations VALUES ('{name}', datetime('now'));\nCOMMIT;"
-            )
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+        # Checked again inside the write lock: two processes opening a new file at once must not
+        # both run the same migration.
+        with transaction(db):
+            if db.execute("SELECT 1 FROM migrations WHERE name = ?", (name,)).fetchone():
+                continue
+            for statement in _statements(script):
+                db.execute(statement)
+            db.execute("INSERT INTO migrations VALUES (?, datetime('now'))", (name,))
+
+
+def _statements(script: str):
+    """Split a script into whole statements (triggers keep their inner semicolons)."""
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            code = "\n".join(l for l in buffer.splitlines() if not l.strip().startswith("--")).strip()
+            if code:
+                yield code
+            buffer = ""
 
 
 @contextmanager

@@ -93,3 +93,37 @@ def test_invalid_config_names_the_key(tmp_path):
     assert result.returncode == 1 and "memory.max_facts" in result.stderr
     result = glados("memory", "list", env={"MEMORY_WINDOW": "-3"})
     assert result.returncode == 1 and "MEMORY_WINDOW" in result.stderr
+
+
+def test_concurrent_processes_lose_nothing(tmp_path):
+    """Eight `glados memory observe` processes at once on one file: every fact lands."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+    procs = [subprocess.Popen([sys.executable, "-m", "assistant.cli", "memory", "observe", "--user", f"u{i}",
+                               f"I live in City{i} and I'm allergic to thing{i}"],
+                              cwd=ROOT, env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for i in range(8)]
+    for proc in procs:
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    for i in range(8):
+        assert {(f["key"], f["value"]) for f in facts(user=f"u{i}")} == {("location", f"City{i}"),
+                                                                         ("allergy", f"thing{i}")}
+
+
+def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+    code = ("import sys; from memory import Memory; m = Memory(sys.argv[1]); "
+            "m.observe('u' + sys.argv[2], 'I live in Paris'); print('ok')")
+    db = tmp_path / "new.db"
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(db), str(i)], cwd=ROOT, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(8)]
+    results = [p.communicate(timeout=60) for p in procs]
+    assert all(out.strip() == "ok" for out, _ in results), [err for _, err in results]
+    import sqlite3
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM migrations").fetchone()[0] == 2
