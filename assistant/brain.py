@@ -57,6 +57,7 @@ class Brain:
         self.session: str | None = None
         self.last_activity: datetime | None = None
         self.stats = Stats()
+        self._message_id: int | None = None     # the user message of the turn in progress
 
     # -- model availability ---------------------------------------------------------------------
     def connect(self) -> LLMError | None:
@@ -131,6 +132,7 @@ class Brain:
         self.stats.timings["memory_s"] = time.perf_counter() - started
         for r in used:
             self.on_event("recalled", {"session": r.session, "date": r.created_at[:10], "text": r.text})
+        self._message_id = observation.message_id
         return self._generate(session, messages, tuple(used), on_text, on_end)
 
     def _say_command(self, session: str, command: commands.CommandReply, on_text: TextSink,
@@ -205,7 +207,7 @@ class Brain:
                 "tool_calls": [{"function": {"name": c.name, "arguments": c.arguments}} for c in calls]}]
         for call in calls:
             self.stats.tool_calls += 1
-            result = tools.run(self.memory, self.user, call, self.config.memory.recall_k)
+            result = tools.run(self.memory, self.user, call, self.config.memory.recall_k, self._message_id)
             self.on_event("tool", {"name": call.name, "arguments": call.arguments, "result": result})
             out.append({"role": "tool", "content": result, "tool_name": call.name})
         return out

@@ -33,13 +33,14 @@ TOOLS = [
 ]
 
 
-def run(memory: Memory, user: str, call: ToolCall, recall_k: int = 3) -> str:
-    """Execute one tool call; the result (or the error) as JSON text for the model."""
+def run(memory: Memory, user: str, call: ToolCall, recall_k: int = 3, message_id: int | None = None) -> str:
+    """Execute one tool call; the result (or the error) as JSON text for the model. A remembered
+    fact points to `message_id`, the user's message that led to the call."""
     args = call.arguments if isinstance(call.arguments, dict) else {}
     try:
         if call.name == "memory_remember":
             changes = memory.remember(user, str(args.get("key") or "note"), str(args.get("value") or ""),
-                                      source="(saved by the assistant)")
+                                      source="(saved by the assistant)", message_id=message_id)
             return json.dumps({"ok": True, "changes": [c.__dict__ for c in changes]})
         if call.name == "memory_recall":
             found = memory.recall(user, str(args.get("query") or ""), k=recall_k)

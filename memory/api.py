@@ -98,13 +98,18 @@ class Memory:
         with transaction(self.db):
             return R.log(self.db, user, session, role, mining.clean(text), self.now(), tokens, interrupted)
 
-    def remember(self, user: str, key: str, value: str, source: str = "") -> list[F.FactChange]:
-        """Store one fact directly (a tool call, an import)."""
+    def remember(self, user: str, key: str, value: str, source: str = "",
+                 message_id: int | None = None) -> list[F.FactChange]:
+        """Store one fact directly (a tool call: pass the message that prompted it)."""
         value = mining.clean(value).strip()
         if not value:
             raise ValueError("a fact needs a non-empty value")
+        if message_id is not None:
+            row = self.db.execute("SELECT text FROM messages WHERE id = ? AND user = ?", (message_id, user)).fetchone()
+            source = row["text"] if row else source
+            message_id = message_id if row else None
         with transaction(self.db):
-            return F.assert_fact(self.db, user, key, value[:1000], self.now(), source)
+            return F.assert_fact(self.db, user, key, value[:1000], self.now(), source, message_id)
 
     def retract(self, user: str, key: str, value: str | None = None) -> list[F.FactChange]:
         with transaction(self.db):

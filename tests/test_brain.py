@@ -176,7 +176,9 @@ def test_tool_call_round_trip(mem, config):
     brain.connect()
     reply = brain.turn("I always have tea at 4pm, keep that somewhere")
     assert reply.text == "Stored. Like everything else about you."
-    assert ("note", "likes tea at 4pm") in {(f.key, f.value) for f in mem.facts("ada")}
+    note = next(f for f in mem.facts("ada") if f.key == "note")
+    assert note.value == "likes tea at 4pm" and note.source == "I always have tea at 4pm, keep that somewhere"
+    assert note.source_message_id is not None
     tool_results = [m for m in llm.requests[2] if m["role"] == "tool"]
     assert '"ok": true' in tool_results[0]["content"] and '"error"' in tool_results[1]["content"]
     assert events.count("tool") == 2 and brain.stats.tool_calls == 2
