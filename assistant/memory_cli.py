@@ -58,7 +58,7 @@ def parse_time(text: str) -> datetime:
     try:
         return datetime.fromisoformat(text.strip())
     except ValueError:
-        raise UsageError(f"--at {text!r} is not an ISO time; use e.g. 2026-11-30T09:00 or 2026-11-30T09:00:00Z")
+        raise UsageError(f"--at {text!r} is not an ISO time; use e.g. 2026-11-30T09:00 or 2026-11-30T09:00:00Z") from None
 
 
 def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, config: Config) -> int:
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         try:
             data = json.loads(args.file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise UsageError(f"cannot read {args.file} as JSON ({exc}); pass a file made by 'glados memory export'")
+            raise UsageError(f"cannot read {args.file} as JSON ({exc}); pass a file made by 'glados memory export'") from exc
         counts = memory.import_(user, data)
         console.print(", ".join(f"{n} {k}" for k, n in counts.items()) + f" imported for {user!r}", markup=False)
     return 0

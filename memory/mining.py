@@ -216,7 +216,7 @@ NUMBER = (r"(?P<num>\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ni
 NAME_STOPWORDS = {"a", "an", "the", "not", "so", "very", "really", "just", "tired", "fine", "good",
                   "ok", "okay", "here", "back", "home", "sorry", "hungry", "sure", "great",
                   "busy", "bored", "later", "tomorrow", "tonight", "maybe", "sometime",
-                  "anytime", "whenever", "when", "if", "back", "asap", "now", "please", "on",
+                  "anytime", "whenever", "when", "if", "asap", "now", "please", "on",
                   "at", "in", "crazy", "happy", "sad", "done", "ready", "late", "still",
                   "going", "gonna", "sick", "cold", "hot", "excited", "confused", "lost",
                   "married", "single", "retired", "vegan", "vegetarian", "allergic", "from",
@@ -655,7 +655,7 @@ def _likes_retract(m):
 
 
 # "i don't hate mushrooms anymore", "i no longer dislike jazz"
-@rule(rf"i (?:don'?t|do not|no longer) (?:hate|dislike|mind) (?P<v>.+?)(?: anymore| any more)?\s*$")
+@rule(r"i (?:don'?t|do not|no longer) (?:hate|dislike|mind) (?P<v>.+?)(?: anymore| any more)?\s*$")
 def _dislikes_retract(m):
     return _each("retract", "dislikes", _like_values(m["v"]))
 

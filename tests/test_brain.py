@@ -1,12 +1,11 @@
 """The turn logic with a scripted model: prompt contents, budget, sessions, commands, tools, faults."""
-from datetime import datetime, timezone
 
 import pytest
 
 from assistant.brain import Brain
 from assistant.config import BudgetConfig, Config, MemoryConfig, load_config
 from assistant.llm import StreamBroken, ToolCall
-from memory import Memory, estimate_tokens
+from memory import estimate_tokens
 from tests.fakes import ScriptedLLM
 
 
