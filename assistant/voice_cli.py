@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from .audio import AudioError, WavSink, WavSource, open_devices
+from .audio import AudioError, AudioFileError, WavSink, WavSource, open_microphone, open_speaker
 from .brain import Brain
 from .chat import make_llm
 from .config import Config
@@ -49,13 +49,13 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
         config = config.model_copy(update={"voice": config.voice.model_copy(update={"barge_in": True})})
     source = sink = None
     try:
-        source = WavSource(args.input) if getattr(args, "input", None) else None
-        sink = WavSink(args.output) if getattr(args, "output", None) else None
-        if source is None or sink is None:
-            mic, speaker = open_devices(config.voice.input_device if source is None else None,
-                                        config.voice.output_device if sink is None else None)
-            source, sink = source or mic, sink or speaker
+        source = WavSource(args.input) if getattr(args, "input", None) else open_microphone(config.voice.input_device)
+        sink = WavSink(args.output) if getattr(args, "output", None) else open_speaker(config.voice.output_device)
     except AudioError as exc:
+        if source is not None:
+            source.close()
+        if isinstance(exc, AudioFileError):
+            raise                       # a bad file is not a missing device: one line, no chat
         return no_audio(str(exc), args, config, user, console, memory_factory)
     try:
         with memory_factory() as memory:

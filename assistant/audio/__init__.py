@@ -1,11 +1,22 @@
 """Audio in and out: one interface (base.py), one file per backend; devices import lazily."""
-from .base import FRAME, AudioError, AudioSink, AudioSource, resample
+from .base import FRAME, AudioError, AudioFileError, AudioSink, AudioSource, resample
 from .wavfile import WavSink, WavSource
 
-__all__ = ["FRAME", "AudioError", "AudioSink", "AudioSource", "WavSink", "WavSource", "resample", "open_devices"]
+__all__ = ["FRAME", "AudioError", "AudioFileError", "AudioSink", "AudioSource", "WavSink", "WavSource", "resample",
+           "open_microphone", "open_speaker"]
 
 
-def open_devices(input_device=None, output_device=None, output_rate: int = 22_050):
-    """Microphone and speaker through sounddevice, imported only now."""
-    from .devices import MicSource, SpeakerSink
-    return MicSource(input_device), SpeakerSink(output_device, output_rate)
+def _device(name: str | None):
+    """sounddevice takes an index or a name; config holds text."""
+    return int(name) if name is not None and name.strip().isdigit() else name
+
+
+def open_microphone(device: str | None = None) -> AudioSource:
+    """The microphone through sounddevice, imported only now."""
+    from .devices import MicSource
+    return MicSource(_device(device))
+
+
+def open_speaker(device: str | None = None, rate: int = 22_050) -> AudioSink:
+    from .devices import SpeakerSink
+    return SpeakerSink(_device(device), rate)

@@ -15,6 +15,10 @@ class AudioError(Exception):
     """No device, no PortAudio, an unreadable file: one line that says what to do."""
 
 
+class AudioFileError(AudioError):
+    """A WAV file that cannot be read or written (not a missing device)."""
+
+
 class AudioSource(ABC):
     """Yields FRAME-sample float32 frames of 16 kHz mono; time is the count of samples read."""
 

@@ -8,7 +8,7 @@ from typing import Iterator
 import numpy as np
 
 from ..events import RATE, Speech
-from .base import FRAME, AudioError, AudioSink, AudioSource, resample
+from .base import FRAME, AudioFileError, AudioSink, AudioSource, resample
 
 
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
@@ -18,7 +18,7 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
             rate, channels, width = wav.getframerate(), wav.getnchannels(), wav.getsampwidth()
             raw = wav.readframes(wav.getnframes())
     except (OSError, EOFError, wave.Error) as exc:
-        raise AudioError(f"cannot read {path} as a WAV file ({exc}); give a PCM .wav file") from exc
+        raise AudioFileError(f"cannot read {path} as a WAV file ({exc}); give a PCM .wav file") from exc
     if width == 1:
         data = (np.frombuffer(raw, np.uint8).astype(np.float32) - 128) / 128
     elif width == 2:
@@ -29,7 +29,7 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
     elif width == 4:
         data = np.frombuffer(raw, "<i4").astype(np.float32) / 2147483648
     else:
-        raise AudioError(f"{path}: {width * 8}-bit samples are not supported; use 16-bit PCM")
+        raise AudioFileError(f"{path}: {width * 8}-bit samples are not supported; use 16-bit PCM")
     if channels > 1:
         data = data[: len(data) // channels * channels].reshape(-1, channels).mean(axis=1)
     return data, rate
@@ -37,11 +37,14 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
 
 def write_wav(path: str | Path, samples: np.ndarray, rate: int) -> None:
     pcm = (np.clip(samples, -1, 1) * 32767).astype("<i2")
-    with wave.open(str(path), "wb") as wav:
-        wav.setnchannels(1)
-        wav.setsampwidth(2)
-        wav.setframerate(rate)
-        wav.writeframes(pcm.tobytes())
+    try:
+        with wave.open(str(path), "wb") as wav:
+            wav.setnchannels(1)
+            wav.setsampwidth(2)
+            wav.setframerate(rate)
+            wav.writeframes(pcm.tobytes())
+    except OSError as exc:
+        raise AudioFileError(f"cannot write {path} ({exc.strerror or exc}); choose a writable --output path") from exc
 
 
 class WavSource(AudioSource):
