@@ -66,6 +66,7 @@ class WavSink(AudioSink):
 
     def __init__(self, path: str | Path, rate: int = 22_050, gap_s: float = 0.3):
         self.path, self.rate = Path(path), rate
+        write_wav(self.path, np.zeros(0, np.float32), rate)   # fail now, not after the conversation
         self.gap = np.zeros(int(gap_s * rate), np.float32)
         self.pieces: list[np.ndarray] = []
         self.current = 0          # index of the piece now "playing"
