@@ -14,7 +14,7 @@ from .base import FRAME, AudioFileError, AudioSink, AudioSource, resample
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
     """Any PCM WAV (8/16/24/32-bit, any rate, mono or stereo) -> float32 mono and its rate."""
     try:
-        with wave.open(str(path), "rb") as wav:
+        with open(path, "rb") as fh, wave.open(fh, "rb") as wav:
             rate, channels, width = wav.getframerate(), wav.getnchannels(), wav.getsampwidth()
             raw = wav.readframes(wav.getnframes())
     except (OSError, EOFError, wave.Error) as exc:
@@ -38,7 +38,7 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
 def write_wav(path: str | Path, samples: np.ndarray, rate: int) -> None:
     pcm = (np.clip(samples, -1, 1) * 32767).astype("<i2")
     try:
-        with wave.open(str(path), "wb") as wav:
+        with open(path, "wb") as fh, wave.open(fh, "wb") as wav:
             wav.setnchannels(1)
             wav.setsampwidth(2)
             wav.setframerate(rate)
