@@ -54,14 +54,14 @@ STOP_WORDS = (
     r"right now|these days|nowadays|now|currently|anymore|any more|again|actually|too|as well|"
     r"though|lol|haha|btw|by the way|thanks|thank you|please|ok|okay|if|when|until|till|originally|"
     r"after|before|though|last (?:year|month|week|night|summer|winter|spring|autumn|fall)|"
-    r"this (?:year|month|week)|yesterday|today|recently|a while ago|\d+ (?:years?|months?|weeks?) ago|"
+    r"this (?:year|month|week)|yesterday|today|recently|lately|a while ago|\d+ (?:years?|months?|weeks?) ago|"
     rf"in (?:{MONTHS}|\d{{4}}|the (?:spring|summer|autumn|fall|winter))|on (?:monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)")
 # Where an open value (a place, a company) stops: "paris with my wife", "google since 2019".
 VALUE_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[,;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
 # The same for lists, where commas separate items: "shellfish, eggs and tree nuts".
 LIST_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
-TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|though|lol|haha|originally|"
+TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|though|lol|haha|originally|lately|"
                    r"then|currently|as well|either|please|thanks|ok|okay))+\s*$|[\s,;.!?\"']+$", F)
 LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,|\band\b|\bor\b|&|\bplus\b|\bas well as\b|"
                         r"\bnor\b)\s*", F)
@@ -460,10 +460,10 @@ def _name_capitalised(m):
 
 # --- location / hometown ---------------------------------------------------------------------
 # "i no longer live in paris", "i don't live in berlin anymore", "i moved out of leeds"
-@rule(rf"(?:i (?:no longer|don't|dont|do not) live in|i moved (?:out of|away from)|"
+@rule(rf"(?:i (?:no longer|don't|dont|do not) live(?: in| at)?|i moved (?:out of|away from)|"
       rf"{IM} (?:no longer|not) (?:living|based) in) (?P<v>.+)")
 def _location_retract(m):
-    if re.match(r"there\b", m["v"], flags=F):
+    if re.match(r"(?:there|here)\b", m["v"], flags=F):
         return [Change("retract", "location", None)]
     return _each("retract", "location", [_place(m["v"])])
 
@@ -568,7 +568,8 @@ def _partner_gone(m):
 @rule(rf"(?:my {PARTNER}(?:'s name is|s name is| is called| is named| name is| goes by)|"
       rf"{IM} (?:(?:{NOW}|happily) )*(?:married to|engaged to|dating|going out with)) (?P<v>.+)")
 def _partner(m):
-    return _each("assert", "partner", [_name(m["v"])])
+    value = re.sub(r"^(?:someone|somebody|a (?:guy|girl|man|woman|lady|person)) (?:named|called) ", "", m["v"], flags=F)
+    return _each("assert", "partner", [_name(value)])
 
 
 # --- favourites ------------------------------------------------------------------------------
@@ -579,7 +580,8 @@ THING_ALIASES = {"programming_language": "language", "coding_language": "languag
 
 
 def _fav_key(thing: str) -> str | None:
-    thing = re.sub(r"\s+(?:of all time|ever|right now|at the moment)$", "", thing.strip().lower())
+    thing = re.sub(r"\s+(?:of all time|ever|right now|at the moment|now|these days|currently|lately)$", "",
+                   thing.strip().lower())
     thing = re.sub(r"[^a-z0-9 ]", "", thing).strip().replace(" ", "_")
     thing = THING_ALIASES.get(thing, thing)
     if thing.endswith("s") and not thing.endswith("ss") and len(thing) > 3:
@@ -697,6 +699,12 @@ def _pet_values(raw: str) -> list[str]:
 def _pet_gone(m):
     kind = (m["v"] or m["w"]).lower()
     return [Change("retract", "pet", kind)]
+
+
+# "i have no pets", "i don't have any pets anymore"
+@rule(r"i (?:have|own) no (?:pets?|animals?)|i (?:don'?t|do not) (?:have|own) (?:any )?(?:pets?|animals?)")
+def _no_pets(m):
+    return [Change("retract", "pet", None)]
 
 
 # "my dog's name is rex", "my cat is called luna"
