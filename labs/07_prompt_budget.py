@@ -1,0 +1,20 @@
+"""Lab 7: a request inside a token budget. History is trimmed by whole user+assistant pairs from
+the oldest, and the first message after the system part is always a user message. Token counts
+are stored with each message, so trimming never re-counts the history.
+
+    .venv/bin/python labs/07_prompt_budget.py
+"""
+from assistant.config import BudgetConfig, PersonaConfig
+from assistant.prompt import Turn, assemble
+from memory import estimate_tokens
+
+history = []
+for i in range(1, 31):
+    for role, text in (("user", f"question {i}: " + "blah " * 10), ("assistant", f"answer {i}: " + "meh " * 20)):
+        history.append(Turn(role, text, estimate_tokens(text)))
+budget = BudgetConfig(system=100, memory=50, recall=50, history=300, reply=100)
+messages, _ = assemble(PersonaConfig(system_prompt="You are GLaDOS."), budget, "", [], history, "question 31?")
+print(f"{len(history)} stored messages, history budget {budget.history} tokens")
+for m in messages:
+    print(f"    {m['role']:9} {estimate_tokens(m['content']):3} tokens  {m['content'][:24]!r}")
+print(f"sent: {sum(estimate_tokens(m['content']) for m in messages[1:])} tokens after the system part")
