@@ -88,6 +88,7 @@ class VoiceConfig(Strict):
     wake_word: str = Field("hey glados", min_length=2)
     wake_threshold: float = Field(0.78, gt=0, le=1)
     follow_up_s: float = Field(8.0, ge=0, le=600)
+    wake_pause_s: float = Field(2.0, ge=0, le=30)
     barge_in: bool = False
     stream_sentences: bool = True       # speak each sentence as soon as it is written
     stt_model: str = "bundled"          # 'bundled' (tiny.en in the wheel), a path, or a model name

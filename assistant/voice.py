@@ -162,6 +162,20 @@ class VoiceLoop:
         self.brain.end_session()
         return self.stats
 
+    def _listen_for(self, seconds: float) -> Utterance | None:
+        """The next utterance, if one starts within `seconds` of input time."""
+        if self.pending:
+            return self.pending.popleft()
+        deadline = self.segmenter.time_s + seconds
+        while self.segmenter.speaking or self.segmenter.time_s < deadline:
+            frame = self.next_frame()
+            if frame is None:
+                return self.segmenter.flush()
+            utterance = self.segmenter.feed(frame)
+            if utterance is not None:
+                return utterance
+        return None
+
     def wake_phrase(self) -> str:
         """The user's own wake word when they set one by voice, else the configured one."""
         said = [f.value for f in self.brain.memory.facts(self.brain.user) if f.key == "wake_word"]
@@ -180,9 +194,20 @@ class VoiceLoop:
             self.show("ignored", text)
             return
         request = match.request if match is not None else text
+        stt_s = transcript.stt_s
+        if match is not None and not request:
+            # Called by name alone: the request usually follows after a breath. Listen for it
+            # before answering, so her "yes?" never talks over it.
+            follow = self._listen_for(self.config.wake_pause_s)
+            if follow is not None:
+                t_detected = time.perf_counter()
+                more = self.stt.transcribe(follow, hotwords=phrase)
+                again = self.wake.match(more.text, phrase)
+                request = again.request if again is not None else more.text.strip()
+                stt_s = more.stt_s
         self.stats.heard.append(request)
         self.show("heard", request)
-        timings = TurnTimings(end_of_speech=self.config.end_silence_s, stt=transcript.stt_s)
+        timings = TurnTimings(end_of_speech=self.config.end_silence_s, stt=stt_s)
         mouth = Mouth(self, t_detected, timings)
         if not request:
             reply_text = self.brain.config.persona.lines.called

@@ -115,16 +115,37 @@ def test_memory_command_by_voice(models, tmp_path):
     assert rms(audio) > 0.01
 
 
+def spoken_wav(tts, path, *parts):
+    """Speech pieces (text) and pauses (seconds) in one WAV, made with the bundled Piper voice."""
+    pieces = [np.zeros(int(0.5 * tts.rate), np.float32)]
+    for part in parts:
+        pieces.append(np.zeros(int(part * tts.rate), np.float32) if isinstance(part, (int, float))
+                      else tts.synthesize(part).samples * 0.8)
+    pieces.append(np.zeros(int(0.5 * tts.rate), np.float32))
+    write_wav(path, np.concatenate(pieces), tts.rate)
+    return path
+
+
+def test_wake_word_alone_then_the_request_after_a_pause(models, tmp_path):
+    wav = spoken_wav(models[1], tmp_path / "pause.wav", "Hey GLaDOS.", 1.2, "I live in Oslo.")
+    llm = ScriptedLLM().enqueue("Oslo. Cold.")
+    stats, facts, *_ = run_loop(models, tmp_path, wav, llm)
+    assert len(stats.heard) == 1 and "live in Oslo" in stats.heard[0] and ("location", "Oslo") in facts
+    assert stats.replies == ["Oslo. Cold."]               # no "yes?" talking over the request
+
+
+def test_wake_word_alone_gets_an_answer(models, tmp_path):
+    wav = spoken_wav(models[1], tmp_path / "called.wav", "Hey GLaDOS.")
+    stats, *_ = run_loop(models, tmp_path, wav, ScriptedLLM())
+    assert stats.heard == [""] and stats.replies == [load_config().persona.lines.called]
+
+
 def test_wake_word_change_by_voice_persists(models, tmp_path):
     db = tmp_path / "m.db"
     tts = models[1]
 
     def say(text: str, name: str):
-        speech = tts.synthesize(text)
-        pad = np.zeros(int(0.5 * speech.rate), np.float32)
-        path = tmp_path / name
-        write_wav(path, np.concatenate([pad, speech.samples * 0.8, pad]), speech.rate)
-        return path
+        return spoken_wav(tts, tmp_path / name, text)
 
     first = say("Hey GLaDOS, change your wake word to hey Jarvis.", "change.wav")
     stats, facts, *_ = run_loop(models, tmp_path, first, ScriptedLLM(), db=db)

@@ -12,12 +12,14 @@ from .base import FRAME, AudioFileError, AudioSink, AudioSource, resample
 
 
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
-    """Any PCM WAV (8/16/24/32-bit, any rate, mono or stereo) -> float32 mono and its rate."""
+    """Any WAV (PCM 8/16/24/32-bit or float, any rate, any channels) -> float32 mono and its rate."""
     try:
         with open(path, "rb") as fh, wave.open(fh, "rb") as wav:
             rate, channels, width = wav.getframerate(), wav.getnchannels(), wav.getsampwidth()
             raw = wav.readframes(wav.getnframes())
-    except (OSError, EOFError, wave.Error) as exc:
+    except wave.Error:
+        return _decode_any(path)      # float or WAVE_FORMAT_EXTENSIBLE, which `wave` cannot read
+    except (OSError, EOFError) as exc:
         raise AudioFileError(f"cannot read {path} as a WAV file ({exc}); give a PCM .wav file") from exc
     if width == 1:
         data = (np.frombuffer(raw, np.uint8).astype(np.float32) - 128) / 128
@@ -33,6 +35,16 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
     if channels > 1:
         data = data[: len(data) // channels * channels].reshape(-1, channels).mean(axis=1)
     return data, rate
+
+
+def _decode_any(path: str | Path) -> tuple[np.ndarray, int]:
+    """PyAV (installed with faster-whisper) decodes what `wave` cannot: 32-bit float WAV and more."""
+    try:
+        from faster_whisper import decode_audio
+        return decode_audio(str(path), sampling_rate=RATE).astype(np.float32), RATE
+    except Exception as exc:  # noqa: BLE001 - PyAV raises many error types for a bad file
+        raise AudioFileError(f"cannot read {path} as audio ({type(exc).__name__}: {exc}); "
+                             f"give a .wav file") from exc
 
 
 def write_wav(path: str | Path, samples: np.ndarray, rate: int) -> None:
