@@ -43,8 +43,8 @@ def _decode_any(path: str | Path) -> tuple[np.ndarray, int]:
         from faster_whisper import decode_audio
         return decode_audio(str(path), sampling_rate=RATE).astype(np.float32), RATE
     except Exception as exc:  # noqa: BLE001 - PyAV raises many error types for a bad file
-        raise AudioFileError(f"cannot read {path} as audio ({type(exc).__name__}: {exc}); "
-                             f"give a .wav file") from exc
+        raise AudioFileError(f"cannot read {path} as a WAV or other audio file ({type(exc).__name__}); "
+                             f"give a .wav recording") from exc
 
 
 def write_wav(path: str | Path, samples: np.ndarray, rate: int) -> None:
