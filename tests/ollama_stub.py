@@ -21,6 +21,7 @@ class Scripted:
     error: str = ""
     stall: bool = False            # accept the request and never answer
     break_after: int | None = None  # send this many words, then drop the connection
+    error_after: int | None = None  # send this many words, then an {"error": ...} line
     delay: float = 0.0             # seconds between streamed words
 
 
@@ -126,6 +127,9 @@ class StubOllama:
                 for i, word in enumerate(words):
                     if reply.break_after is not None and i >= reply.break_after:
                         return   # connection closes without the final "done" line
+                    if reply.error_after is not None and i >= reply.error_after:
+                        self._line({"error": reply.error or "model runner crashed"})
+                        return
                     self._line(self._message(model, word + (" " if i < len(words) - 1 else ""), [], False))
                     if reply.delay:
                         time.sleep(reply.delay)

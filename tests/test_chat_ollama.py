@@ -136,3 +136,17 @@ def test_tool_calls_through_the_real_client(tmp_path):
     first, second = stub.chats()[:2]
     assert [t["function"]["name"] for t in first["tools"]] == ["memory_remember", "memory_recall", "memory_forget"]
     assert second["messages"][-1]["role"] == "tool" and '"ok": true' in second["messages"][-1]["content"]
+
+
+def test_errors_in_the_middle_of_a_stream_keep_what_was_said(tmp_path):
+    with StubOllama() as stub:
+        stub.enqueue("one two three four five", break_after=2)
+        stub.enqueue("six seven eight nine", error_after=2, error="model runner crashed")
+        stub.enqueue("Recovered.")
+        result = chat(stub.url, "ada", "count", "count again", "and now?")
+    assert result.returncode == 0
+    assert "ended before it was finished" in result.stdout and "model runner crashed" in result.stdout
+    assert "Recovered." in result.stdout
+    history = json.loads(glados("memory", "export", "--user", "ada").stdout)["messages"]
+    partial = [m for m in history if m["role"] == "assistant" and m["interrupted"]]
+    assert [m["text"] for m in partial] == ["one two", "six seven"]

@@ -38,6 +38,8 @@ class OllamaLLM(LLM):
         if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, ConnectionError)):
             return self._unreachable()
         if isinstance(exc, ollama.ResponseError):
+            if exc.status_code == -1:     # an {"error": ...} line inside a stream
+                return StreamBroken(f"the reply from Ollama broke off with an error: {exc.error}; try again")
             if exc.status_code == 404 and "not found" in str(exc.error).lower():
                 return ModelMissing(self.model, f"model '{self.model}' is not pulled on {self.host}; "
                                                 f"run 'ollama pull {self.model}'")
