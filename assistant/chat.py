@@ -42,11 +42,15 @@ class ChatUI:
 
     def __init__(self, brain: Brain, console: Console, lines: Iterator[str], interactive: bool):
         self.brain, self.console, self.lines, self.interactive = brain, console, lines, interactive
+        self.mid_reply = False
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(text, style=style or None, markup=False, highlight=False)
 
     def event(self, kind: str, data: dict) -> None:
+        if self.mid_reply:              # an event in the middle of a streamed reply gets its own line
+            self.console.print()
+            self.mid_reply = False
         if kind == "recalled":
             self.say(f"[recalled from session {data['session'] or 'notes'} on {data['date']}]", "dim")
         elif kind == "tool":
@@ -67,6 +71,7 @@ class ChatUI:
                 self.console.print("GLaDOS: ", end="", style="bold magenta", markup=False)
                 started = True
             self.console.print(text, end="", markup=False, highlight=False, soft_wrap=True)
+            self.mid_reply = True
         return show
 
     def start(self) -> None:
@@ -109,9 +114,11 @@ class ChatUI:
                         break
                     continue
                 reply = self.brain.turn(line, on_text=self._streamer())
-                self.console.print()
+                if self.mid_reply:
+                    self.console.print()
+                    self.mid_reply = False
                 if reply.error and reply.interrupted:
-                    self.say(f"[the reply broke off: {reply.error}; what was said is kept]", "yellow")
+                    self.say("[what she had said before it broke off is kept]", "yellow")
         except KeyboardInterrupt:
             self.console.print()
             self.say("[interrupted; what was said so far is kept]", "yellow")
