@@ -24,7 +24,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from memory import Memory, mine  # noqa: E402
-from memory.recall import fts_query  # noqa: E402
+from memory.recall import terms  # noqa: E402
 from tests.mining_corpus import CORPUS  # noqa: E402
 
 WORDS = ("apple river mountain coffee garden train doctor music paris london guitar python "
@@ -79,7 +79,7 @@ def per_turn(mem: Memory, turns: int) -> list[float]:
 
 def naive_recall(mem: Memory, text: str, k: int = 3) -> list[str]:
     """The baseline: load every message of the user and score word overlap in Python."""
-    query = set(fts_query(text).replace('"', "").split(" OR "))
+    query = set(terms(text))
     scored = []
     for (msg,) in mem.db.execute("SELECT text FROM messages WHERE user = ?", ("u",)):
         overlap = len(query & set(msg.lower().split()))

@@ -50,9 +50,9 @@ def terms(text: str) -> list[str]:
     return out[:MAX_TERMS]
 
 
-def fts_query(text: str, joiner: str = " OR ") -> str | None:
-    """'Where did I park my car?' -> '"park" OR "car"': quoted words only, so no FTS syntax gets through."""
-    return joiner.join(f'"{t}"' for t in terms(text)) or None
+def fts_query(words: list[str], joiner: str = " OR ") -> str:
+    """['park', 'car'] -> '"park" OR "car"': quoted words only, so no FTS syntax gets through."""
+    return joiner.join(f'"{w}"' for w in words)
 
 
 def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
@@ -63,12 +63,13 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     Bounded work, so the cost does not grow with the log: BM25 is computed for at most
     `candidates` messages matching any query word (newest first, whole history) plus
     `candidates` matching every word among the newest ALL_WORDS_SCAN messages."""
-    if not terms(text) or k <= 0:
+    words = terms(text)
+    if not words or k <= 0:
         return []
     cutoff = _window_start(db, user, session, recent_window)
     found: dict[str, Recalled] = {}
     newest = db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
-    passes = [(" OR ", 0)] + ([(" AND ", newest - ALL_WORDS_SCAN)] if len(terms(text)) > 1 else [])
+    passes = [(" OR ", 0)] + ([(" AND ", newest - ALL_WORDS_SCAN)] if len(words) > 1 else [])
     for joiner, after in passes:
         rows = db.execute(
             """SELECT m.id, m.session, m.role, m.text, m.created_at, bm25(messages_fts) AS score
@@ -76,7 +77,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
                WHERE messages_fts MATCH ? AND messages_fts.rowid > ? AND m.user = ?
                  AND NOT (m.session IS ? AND m.id >= ?)
                ORDER BY messages_fts.rowid DESC LIMIT ?""",
-            (fts_query(text, joiner), after, user, session, cutoff, candidates))
+            (fts_query(words, joiner), after, user, session, cutoff, candidates))
         for r in rows:
             found[str(r["id"])] = Recalled("message", str(r["id"]), r["session"], r["role"], r["text"],
                                            r["created_at"], r["score"])
@@ -84,7 +85,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         """SELECT f.id, f.value, f.asserted_at, bm25(facts_fts) AS score
            FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
            WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.valid_to IS NULL
-           ORDER BY facts_fts.rowid DESC LIMIT ?""", (fts_query(text), user, candidates)).fetchall()
+           ORDER BY facts_fts.rowid DESC LIMIT ?""", (fts_query(words), user, candidates)).fetchall()
     for r in notes:
         found[r["id"]] = Recalled("note", r["id"], None, "user", r["value"], r["asserted_at"], r["score"])
     return sorted(found.values(), key=lambda r: r.score)[:k]
