@@ -128,7 +128,7 @@ class Memory:
         key, _, value = target.partition("=")
         if value and F.KEY_SHAPE.match(key.strip()):
             rows = F.find_for_forget(self.db, user, key.strip(), value.strip())
-        elif target in F.SINGLE_VALUED or target in F.MULTI_VALUED or target.startswith("favorite_"):
+        elif F.is_known_key(target):
             rows = F.find_for_forget(self.db, user, target, None)
         else:
             if len(target) < 4:
@@ -191,10 +191,6 @@ class Memory:
     def messages(self, user: str, session: str, limit: int = 1000) -> list[sqlite3.Row]:
         return R.session_messages(self.db, user, session, limit)
 
-    def users(self) -> list[str]:
-        return [r[0] for r in self.db.execute(
-            "SELECT user FROM messages UNION SELECT user FROM facts UNION SELECT user FROM summaries ORDER BY 1")]
-
     # -- export / import -----------------------------------------------------------------
     def export(self, user: str) -> dict:
         msgs = self.db.execute("SELECT id, session, role, text, tokens, created_at, interrupted FROM messages "
@@ -233,14 +229,10 @@ class Memory:
         key = F.check_key(str(f["key"]))
         if self.db.execute("SELECT 1 FROM facts WHERE id = ?", (str(f["id"]),)).fetchone():
             return 0
-        value = mining.clean(str(f["value"]))
-        self.db.execute(
-            "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
-            " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (str(f["id"]), user, key, value, F.norm(value), mining.clean(str(f.get("source") or "")),
-             id_map.get(f.get("source_message_id") or -1), f["asserted_at"], f["valid_from"], f.get("valid_to"),
-             f.get("ended_by"), f["asserted_at"], int(f.get("confirmations") or 1), F.is_pinned(key, value)))
+        F.insert(self.db, user, key, mining.clean(str(f["value"])), mining.clean(str(f.get("source") or "")),
+                 id_map.get(f.get("source_message_id") or -1), asserted_at=f["asserted_at"],
+                 valid_from=f["valid_from"], valid_to=f.get("valid_to"), ended_by=f.get("ended_by"),
+                 confirmations=int(f.get("confirmations") or 1), fact_id=str(f["id"]))
         return 1
 
 

@@ -59,10 +59,15 @@ class FactChange:
     fact_id: str | None = None
 
 
+def is_known_key(key: str) -> bool:
+    """In the fact vocabulary: a named key or any favorite_<thing>."""
+    return key in MULTI_VALUED or key in SINGLE_VALUED or key.startswith("favorite_")
+
+
 def check_key(key: str) -> str:
     if not KEY_SHAPE.match(key or ""):
         raise UnknownKey(f"fact key {key!r} must be lowercase letters, digits and underscores")
-    if key in MULTI_VALUED or key in SINGLE_VALUED or key.startswith("favorite_"):
+    if is_known_key(key):
         return key
     raise UnknownKey(f"unknown fact key {key!r}; use one of {', '.join(sorted(SINGLE_VALUED | MULTI_VALUED))} or favorite_<thing>")
 
@@ -133,13 +138,23 @@ def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: st
             old_value = old.value
     elif key in OPPOSITES:
         changes += retract(db, user, OPPOSITES[key], value, now)
-    fact_id = uuid.uuid4().hex
-    db.execute(
-        "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
-        " valid_from, confirmed_at, pinned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (fact_id, user, key, value, norm(value), source, message_id, now, now, now, is_pinned(key, value)))
+    fact_id = insert(db, user, key, value, source, message_id, asserted_at=now, valid_from=now)
     kind = "superseded" if old_value is not None else "added"
     return changes + [FactChange(kind, key, value, old_value=old_value, fact_id=fact_id)]
+
+
+def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str, message_id: int | None, *,
+           asserted_at: str, valid_from: str, valid_to: str | None = None, ended_by: str | None = None,
+           confirmations: int = 1, fact_id: str | None = None) -> str:
+    """Write one history row as given (assert_fact decides what to close; import copies rows)."""
+    fact_id = fact_id or uuid.uuid4().hex
+    db.execute(
+        "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
+        " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (fact_id, user, key, value, norm(value), source, message_id, asserted_at, valid_from, valid_to,
+         ended_by, asserted_at, confirmations, is_pinned(key, value)))
+    return fact_id
 
 
 def _close(db: sqlite3.Connection, fact_id: str, now: str, why: str) -> None:
@@ -206,9 +221,8 @@ def redact(db: sqlite3.Connection, user: str, value: str) -> None:
         return
     pattern = re.compile(rf"(?<!\w){re.escape(value.strip())}(?:e?s)?(?!\w)", re.IGNORECASE)
     like = f"%{value.strip()[:-1] if value.strip().endswith('s') else value.strip()}%"
-    for table, column, key in (("messages", "text", "id"), ("facts", "source", "id"),
-                               ("facts", "value", "id"), ("summaries", "text", "id")):
-        rows = db.execute(f"SELECT {key}, {column} FROM {table} WHERE user = ? AND {column} LIKE ?",
+    for table, column in (("messages", "text"), ("facts", "source"), ("facts", "value"), ("summaries", "text")):
+        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE user = ? AND {column} LIKE ?",
                           (user, like)).fetchall()
         for row_id, text in rows:
             new = pattern.sub(FORGOTTEN, text)
@@ -217,4 +231,4 @@ def redact(db: sqlite3.Connection, user: str, value: str) -> None:
             if table == "facts" and column == "value":
                 db.execute("DELETE FROM facts WHERE id = ?", (row_id,))  # a note that quoted it
             else:
-                db.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (new, row_id))
+                db.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (new, row_id))
