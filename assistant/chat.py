@@ -7,7 +7,6 @@ from typing import Callable, Iterator, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
-from rich.table import Table
 
 from memory import Memory, MemoryStoreError
 
@@ -15,6 +14,7 @@ from .brain import Brain
 from .config import Config
 from .llm import LLMError, ModelMissing
 from .llm.ollama import OllamaLLM
+from .memory_cli import CLEAR_QUESTION, cleared, describe, facts_table, recall_line
 
 HELP = """commands:
   /memory               what I remember about you
@@ -151,13 +151,10 @@ class ChatUI:
             else:
                 self._forget(target)
         elif cmd == "memory" and arg == "clear":
-            self.console.print(f"Delete everything remembered about {user!r}? Type YES to confirm: ", end="",
-                               markup=False)
+            self.console.print(CLEAR_QUESTION.format(user=user), end="", markup=False)
             if next(self.lines, "").strip() == "YES":
-                counts = memory.clear(user)
+                self.say(cleared(memory.clear(user), user))
                 self.brain.session = None
-                self.say(f"deleted {counts['facts']} facts, {counts['messages']} messages and "
-                         f"{counts['summaries']} summaries")
             else:
                 self.say("nothing deleted")
         elif cmd == "memory" and not arg:
@@ -165,7 +162,7 @@ class ChatUI:
         elif cmd == "recall" and arg:
             found = memory.recall(user, arg, k=5)
             for r in found:
-                self.say(f"[{r.created_at[:16]} {'session ' + r.session if r.session else 'note'}] {r.role}: {r.text}")
+                self.say(recall_line(r))
             if not found:
                 self.say("nothing matches")
         elif cmd == "sessions":
@@ -182,7 +179,7 @@ class ChatUI:
     def _forget(self, target: str) -> None:
         try:
             for change in self.brain.memory.forget(self.brain.user, target):
-                self.say(f"forgot {change.key}: {change.value}")
+                self.say(describe(change))
         except MemoryStoreError as exc:   # not found, ambiguous: one line, and the chat goes on
             self.say(f"glados: {exc}")
 
@@ -191,12 +188,7 @@ class ChatUI:
         if not facts:
             self.say("nothing remembered yet")
             return
-        table = Table(show_edge=False)
-        for column in ("id", "key", "value", "since"):
-            table.add_column(column)
-        for f in facts:
-            table.add_row(f.id[:8], f.key + (" *" if f.pinned else ""), f.value, f.valid_from[:10])
-        self.console.print(table)
+        self.console.print(facts_table(facts))
 
 
 def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from memory import FactChange, Memory
+from memory import Fact, FactChange, Memory, Recalled
 
 from .config import Config
 
@@ -54,6 +54,36 @@ def describe(change: FactChange) -> str:
     return f"{symbol} {change.key}: {change.value} ({change.kind})"
 
 
+def recall_line(r: Recalled) -> str:
+    where = f"session {r.session}" if r.session else "note"
+    return f"[{r.created_at[:16]} {where}] {r.role}: {r.text}"
+
+
+def _when(stamp: str | None) -> str:
+    return (stamp or "")[:16].replace("T", " ")
+
+
+def facts_table(facts: list[Fact], history: bool = False) -> Table:
+    """Facts as a terminal table (pinned keys starred); with history, when and why each ended."""
+    table = Table(show_edge=False, pad_edge=False)
+    for column in ("id", "key", "value", "since") + (("until", "why") if history else ()):
+        table.add_column(column)
+    for f in facts:
+        row = [f.id[:8], f.key + (" *" if f.pinned else ""), f.value, _when(f.valid_from)]
+        if history:
+            row += [_when(f.valid_to), f.ended_by or ""]
+        table.add_row(*row)
+    return table
+
+
+CLEAR_QUESTION = "Delete everything remembered about {user!r}? Type YES to confirm: "
+
+
+def cleared(counts: dict[str, int], user: str) -> str:
+    return (f"deleted {counts['facts']} facts, {counts['messages']} messages and "
+            f"{counts['summaries']} summaries for {user!r}")
+
+
 def parse_time(text: str) -> datetime:
     try:
         return datetime.fromisoformat(text.strip())
@@ -81,8 +111,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         if args.json:
             print(json.dumps([r.__dict__ for r in found], ensure_ascii=False, indent=2))
         for r in [] if args.json else found:
-            where = f"session {r.session}" if r.session else "note"
-            console.print(f"[{r.created_at[:16]} {where}] {r.role}: {r.text}", markup=False, highlight=False)
+            console.print(recall_line(r), markup=False, highlight=False)
     elif cmd == "forget":
         for change in memory.forget(user, args.target):
             console.print(describe(change), markup=False, highlight=False)
@@ -116,15 +145,7 @@ def _list(args: argparse.Namespace, memory: Memory, user: str, console: Console)
     if not facts:
         console.print(f"nothing remembered about {user!r}", markup=False)
         return 0
-    table = Table(show_edge=False, pad_edge=False)
-    for column in ("id", "key", "value", "since") + (("until", "why") if args.all else ()):
-        table.add_column(column)
-    for f in facts:
-        row = [f.id[:8], f.key + (" *" if f.pinned else ""), f.value, f.valid_from[:16].replace("T", " ")]
-        if args.all:
-            row += [(f.valid_to or "")[:16].replace("T", " "), f.ended_by or ""]
-        table.add_row(*row)
-    console.print(table)
+    console.print(facts_table(facts, history=args.all))
     return 0
 
 
@@ -132,11 +153,9 @@ def _clear(args: argparse.Namespace, memory: Memory, user: str, console: Console
     if not args.yes:
         if not sys.stdin.isatty():
             raise UsageError("refusing to clear without confirmation; add --yes")
-        answer = input(f"Delete everything remembered about {user!r}? Type YES to confirm: ")
+        answer = input(CLEAR_QUESTION.format(user=user))
         if answer.strip() != "YES":
             console.print("nothing deleted", markup=False)
             return 1
-    counts = memory.clear(user)
-    console.print(f"deleted {counts['facts']} facts, {counts['messages']} messages and "
-                  f"{counts['summaries']} summaries for {user!r}", markup=False)
+    console.print(cleared(memory.clear(user), user), markup=False)
     return 0
