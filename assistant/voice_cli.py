@@ -11,8 +11,8 @@ from .audio import AudioError, AudioFileError, WavSink, WavSource, open_micropho
 from .brain import Brain
 from .chat import make_llm
 from .config import Config
-from .stt import STTError, WhisperTranscriber
-from .tts import PiperSynthesizer, TTSError
+from .stt import STTError, Transcriber, WhisperTranscriber
+from .tts import PiperSynthesizer, Synthesizer, TTSError
 from .vad import Segmenter, SileroVAD, VadOptions
 from .voice import VoiceLoop
 from .wake import TranscriptWakeWord
@@ -28,19 +28,19 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     p.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
 
 
-def build_loop(config: Config, brain: Brain, source, sink, console: Console | None) -> VoiceLoop:
+def build_loop(config: Config, brain: Brain, source, sink, console: Console | None = None,
+               stt: Transcriber | None = None, tts: Synthesizer | None = None) -> VoiceLoop:
+    """The loop as config describes it; already loaded models can be passed in (tests, benchmarks)."""
     v = config.voice
     segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s,
                                                   v.pre_roll_s, v.max_utterance_s))
-    stt = WhisperTranscriber(v.stt_model, v.stt_device, v.stt_compute_type, v.stt_beam_size)
-    tts = PiperSynthesizer(v.tts_model, v.tts_config, v.tts_length_scale)
+    stt = stt or WhisperTranscriber(v.stt_model, v.stt_device, v.stt_compute_type, v.stt_beam_size)
+    tts = tts or PiperSynthesizer(v.tts_model, v.tts_config, v.tts_length_scale)
 
     def show(state: str, detail: str) -> None:
-        if console is not None and state != "listening":
+        if console is not None:
             console.print(f"[{state}] {detail}".rstrip(), style=STYLES.get(state), markup=False, highlight=False,
                           soft_wrap=True)
-        elif console is not None:
-            console.print("[listening]", style="dim", markup=False)
     return VoiceLoop(source, sink, segmenter, stt, TranscriptWakeWord(v.wake_threshold), tts, brain, v, show)
 
 

@@ -24,8 +24,7 @@ from assistant.config import load_config  # noqa: E402
 from assistant.llm import LLM, Chunk  # noqa: E402
 from assistant.stt import WhisperTranscriber  # noqa: E402
 from assistant.tts import PiperSynthesizer  # noqa: E402
-from assistant.vad import Segmenter, SileroVAD, VadOptions  # noqa: E402
-from assistant.voice import VoiceLoop  # noqa: E402
+from assistant.voice_cli import build_loop  # noqa: E402
 from assistant.wake import TranscriptWakeWord  # noqa: E402
 from memory import Memory  # noqa: E402
 
@@ -63,15 +62,11 @@ class SteadyLLM(LLM):
 def run(fixture: Path, stt, tts, streaming: bool, tmp: Path):
     config = load_config()
     config = config.model_copy(update={"voice": config.voice.model_copy(update={"stream_sentences": streaming})})
-    v = config.voice
     with Memory(tmp / f"{fixture.stem}-{streaming}.db") as mem:
         brain = Brain(mem, SteadyLLM(), config, "bench")
         brain.connect()
-        segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s,
-                                                      v.pre_roll_s, v.max_utterance_s))
         sink = WavSink(tmp / "out.wav")
-        loop = VoiceLoop(WavSource(fixture), sink, segmenter, stt, TranscriptWakeWord(), tts, brain, v)
-        stats = loop.run()
+        stats = build_loop(config, brain, WavSource(fixture), sink, stt=stt, tts=tts).run()
         sink.close()
     return stats
 

@@ -10,9 +10,7 @@ from assistant.brain import Brain
 from assistant.config import load_config
 from assistant.stt import WhisperTranscriber
 from assistant.tts import PiperSynthesizer
-from assistant.vad import Segmenter, SileroVAD, VadOptions
-from assistant.voice import VoiceLoop
-from assistant.wake import TranscriptWakeWord
+from assistant.voice_cli import build_loop
 from memory import Memory
 from tests.conftest import ROOT
 from tests.fakes import ScriptedLLM
@@ -35,12 +33,8 @@ def run_loop(models, tmp_path, wav, llm, *, user="u", db=None, **voice):
     with Memory(db or tmp_path / "m.db") as mem:
         brain = Brain(mem, llm, config, user)
         brain.connect()
-        v = config.voice
-        segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s, v.pre_roll_s,
-                                                      v.max_utterance_s))
         sink = WavSink(out)
-        loop = VoiceLoop(WavSource(wav), sink, segmenter, stt, TranscriptWakeWord(v.wake_threshold), tts, brain, v)
-        stats = loop.run()
+        stats = build_loop(config, brain, WavSource(wav), sink, stt=stt, tts=tts).run()
         sink.close()
         facts = {(f.key, f.value) for f in mem.facts(user)}
         messages = [dict(r) for r in mem.db.execute("SELECT role, text, interrupted FROM messages WHERE user = ?", (user,))]
