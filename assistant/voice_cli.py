@@ -10,6 +10,7 @@ from rich.console import Console
 from .audio import AudioError, AudioFileError, WavSink, WavSource, open_microphone, open_speaker
 from .brain import Brain
 from .chat import make_llm
+from .chat import run as run_chat
 from .config import Config
 from .stt import STTError, Transcriber, WhisperTranscriber
 from .tts import PiperSynthesizer, Synthesizer, TTSError
@@ -87,10 +88,9 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
 
 def no_audio(why: str, args, config: Config, user: str, console: Console, memory_factory) -> int:
     """No microphone or speaker: say so in one line, and offer the typed chat."""
-    from . import chat
     if sys.stdin.isatty():
         console.print(f"glados: {why}", style="yellow", markup=False)
         console.print("Starting the typed chat instead ('glados chat').", markup=False)
-        return chat.run(args, config, user, console, memory_factory)
+        return run_chat(args, config, user, console, memory_factory)
     Console(stderr=True, soft_wrap=True).print(f"glados: {why}. Type instead: glados chat", markup=False)
     return 1

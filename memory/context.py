@@ -29,9 +29,10 @@ def fact_line(fact: Fact, max_chars: int) -> str:
 
 def render(facts: list[Fact], summaries: list[tuple[str, str]], max_facts: int = 10,
            max_summaries: int = 3, max_tokens: int = 400, max_value_chars: int = 200) -> str:
-    """Facts newest-last in, block out. Pinned facts are never dropped, whatever the cap or budget."""
+    """Facts in any order, block out: pinned first, then the newest others. Pinned facts are never
+    dropped, whatever the cap or budget."""
     pinned = [f for f in facts if f.pinned]
-    others = sorted((f for f in facts if not f.pinned), key=lambda f: f.asserted_at, reverse=True)  # stable
+    others = sorted((f for f in facts if not f.pinned), key=lambda f: f.asserted_at, reverse=True)
     lines = [fact_line(f, max_value_chars) for f in pinned]
     used = sum(estimate_tokens(line) for line in lines) + estimate_tokens(FACTS_HEADER)
     for fact in others[: max(0, max_facts - len(pinned))]:
