@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
-from memory import Memory, Recalled, new_session_id
+from memory import Memory, Observation, Recalled, new_session_id
 from memory.api import utc_now
 
 from . import commands, prompt, summary, tools
@@ -113,15 +113,16 @@ class Brain:
         self.stats.turns += 1
         self.stats.timings = {}
         started = time.perf_counter()
-        command = commands.answer(self.memory, self.user, session, text, self.config.persona.lines)
-        if command is not None:
-            self.stats.timings["memory_s"] = time.perf_counter() - started
-            return self._say_command(session, command, on_text, on_end)
-        history = self._history(session)
+        history = self._history(session)   # before this message is logged
         observation = self.memory.observe(self.user, text, session=session)
+        command = observation.parsed.command
+        if command is not None and command.kind != "ask":
+            return self._from_memory(session, observation, started, on_text, on_end)
         for change in observation.changes:
             self.on_event("fact", {"change": change})
         if not self.online and self.connect() is not None:
+            if command is not None:   # a question about the user, model down: her facts answer it
+                return self._from_memory(session, observation, started, on_text, on_end)
             return self._offline(on_text, on_end)
         mem = self.config.memory
         recalled = self.memory.recall(self.user, text, k=mem.recall_k, session=session,
@@ -134,6 +135,12 @@ class Brain:
             self.on_event("recalled", {"session": r.session, "date": r.created_at[:10], "text": r.text})
         self._message_id = observation.message_id
         return self._generate(session, messages, tuple(used), on_text, on_end)
+
+    def _from_memory(self, session: str, observation: Observation, started: float, on_text: TextSink,
+                     on_end: Callable[[], None]) -> Reply:
+        command = commands.reply(self.memory, self.user, observation, self.config.persona.lines)
+        self.stats.timings["memory_s"] = time.perf_counter() - started
+        return self._say_command(session, command, on_text, on_end)
 
     def _say_command(self, session: str, command: commands.CommandReply, on_text: TextSink,
                      on_end: Callable[[], None]) -> Reply:

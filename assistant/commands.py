@@ -1,33 +1,31 @@
-"""Memory commands answered from memory alone, without the model: remember, forget, list, why.
-
-The same function serves `glados chat` and the voice loop. Every command's utterance is logged
-(and mined) through `Memory.observe`, so a "remember that ..." is stored exactly once.
+"""Words for the replies made from memory alone: remember, forget, list, why, wake word, and
+questions about the user when the model is down. What a sentence means is decided once, by
+`memory.parse` inside `Memory.observe`; this module only turns that into her lines.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import regex as re
-
-from memory import Fact, FactChange, Memory
+from memory import Command, Fact, FactChange, Memory, Observation
 from memory.facts import FORGOTTEN
-from memory.mining import command_kind, mine, targets
 
 from .config import Lines
 
-F = re.IGNORECASE
-LEAD = r"^(?:(?:hey |ok |okay |so |well |and |but |please |)(?:glados[\s,]+)?)"
-LIST = re.compile(
-    LEAD + r"(?:what (?:do|did) you (?:remember|know|recall|have) (?:about|on) me|what do you remember|"
-    r"what have you (?:got|remembered|stored|learned) (?:on|about) me|tell me what you (?:know|remember) about me|"
-    r"what do you know about me|(?:list|show(?: me)?) (?:my|your|the) (?:memories|facts|memory)|who am i)\b", F)
-WHY = re.compile(LEAD + r"(?:why|how) do you (?:think|know|believe|remember)(?: that)? (?P<rest>.+?)[?.!]*$", F)
+# How a question's subject is said back when nothing is known: "You never told me where you live."
+ASKED_ABOUT = {
+    "name": "your name", "location": "where you live", "hometown": "where you are from",
+    "job": "what you do", "employer": "where you work", "allergy": "about any allergies",
+    "diet": "about your diet", "pet": "about any pets", "likes": "what you like",
+    "dislikes": "what you dislike", "age": "your age", "birthday": "your birthday",
+    "partner": "about a partner", "language": "which languages you speak",
+    "medical": "about any medical conditions",
+}
 
 
 @dataclass(frozen=True)
 class CommandReply:
-    """A reply made from memory. kind: remember | forget | list | why | wake_word. `stored` goes in the
-    log: for a forget, the reply with the forgotten values redacted, so the log never regains them."""
+    """A reply made from memory. `stored` goes in the log: for a forget, the reply with the
+    forgotten values redacted, so the log never regains them."""
     kind: str
     text: str
     changes: tuple[FactChange, ...] = ()
@@ -42,47 +40,54 @@ def describe_facts(facts: list[Fact]) -> str:
     return "; ".join(f"{label(f.key)}: {f.value}" for f in facts)
 
 
-def answer(memory: Memory, user: str, session: str, text: str, lines: Lines) -> CommandReply | None:
-    """The reply to a memory command, or None when `text` is not one."""
-    kind = command_kind(text)
-    if kind is not None:
-        changes = tuple(memory.observe(user, text, session=session).changes)
-        reply = _changed(kind, changes, text, lines)
-        stored = reply
-        if kind == "forget":
-            stored = _changed(kind, tuple(FactChange(c.kind, c.key, FORGOTTEN) for c in changes), text, lines)
-        return CommandReply(kind, reply, changes, stored)
-    if LIST.search(text):
-        memory.observe(user, text, session=session)
+def reply(memory: Memory, user: str, observed: Observation, lines: Lines) -> CommandReply:
+    """Her reply to the memory command in `observed` (which must have one)."""
+    command = observed.parsed.command
+    assert command is not None
+    changes = tuple(observed.changes)
+    if command.kind == "list":
         facts = memory.facts(user)
         return CommandReply("list", lines.facts.format(what=describe_facts(facts)) if facts else lines.no_facts)
-    wake = [c for c in mine(text) if c.key == "wake_word" and c.op == "assert"]
-    if wake:
-        memory.observe(user, text, session=session)
-        return CommandReply("wake_word", lines.wake_word.format(what=wake[0].value))
-    why = WHY.search(text)
-    if why:
-        memory.observe(user, text, session=session)
-        return CommandReply("why", _why(memory, user, why["rest"], lines))
-    return None
-
-
-def _changed(kind: str, changes: tuple[FactChange, ...], text: str, lines: Lines) -> str:
-    if kind == "remember":
+    if command.kind == "wake_word":
+        return CommandReply("wake_word", lines.wake_word.format(what=command.about))
+    if command.kind == "why":
+        return CommandReply("why", _why(memory, user, command, lines))
+    if command.kind == "ask":
+        return CommandReply("ask", answer_from_facts(memory, user, command, lines))
+    if command.kind == "remember":
         stored = [c for c in changes if c.kind in ("added", "superseded", "reconfirmed")]
         what = "; ".join(f"{label(c.key)}: {c.value}" for c in stored)
-        return lines.remembered.format(what=what) if stored else lines.forgot_nothing.format(what=text)
+        text = lines.remembered.format(what=what) if stored else lines.forgot_nothing.format(what=command.about)
+        return CommandReply("remember", text, changes, text)
+    text = _forgot(changes, command, lines)
+    redacted = tuple(FactChange(c.kind, c.key, FORGOTTEN) for c in changes)
+    return CommandReply("forget", text, changes, _forgot(redacted, command, lines))
+
+
+def _forgot(changes: tuple[FactChange, ...], command: Command, lines: Lines) -> str:
     gone = [c for c in changes if c.kind == "forgotten"]
     if not gone:
-        subject = re.sub(r"^.*?\b(?:forget|delete|erase|remove)\s+(?:about\s+|that\s+)?", "", text, flags=F)
-        return lines.forgot_nothing.format(what=subject.strip(" ?.!") or "that")
+        return lines.forgot_nothing.format(what=command.about.strip(" ?.!") or "that")
     return lines.forgot.format(what="; ".join(f"{label(c.key)}: {c.value}" for c in gone))
 
 
-def _why(memory: Memory, user: str, rest: str, lines: Lines) -> str:
+def answer_from_facts(memory: Memory, user: str, command: Command, lines: Lines) -> str:
+    """"what's my name?" with the model down: the facts under the keys it asks about."""
+    keys = [t.key for t in command.targets if t.key]
+    known = memory.facts(user)
+    facts = [f for key in keys for f in known if f.key == key]
+    if facts:
+        return lines.answer.format(what=describe_facts(facts))
+    first = keys[0] if keys else ""
+    what = ASKED_ABOUT.get(first) or (f"your {label(first[len('favorite_'):])}" if first.startswith("favorite_")
+                                      else "that")
+    return lines.answer_unknown.format(what=what)
+
+
+def _why(memory: Memory, user: str, command: Command, lines: Lines) -> str:
     """"why do you think i'm vegetarian" -> when and in what words the user said it."""
     current = memory.facts(user)
-    for want in targets(rest):
+    for want in command.targets:
         for fact in current:
             key_ok = want.key is None or fact.key == want.key
             value_ok = want.value is None or want.value.casefold() in fact.value.casefold() \
@@ -90,4 +95,4 @@ def _why(memory: Memory, user: str, rest: str, lines: Lines) -> str:
             if key_ok and value_ok:
                 source = fact.source or f"{label(fact.key)}: {fact.value}"
                 return lines.why.format(date=fact.asserted_at[:10], source=source, what=fact.value)
-    return lines.why_unknown.format(what=rest.strip(" ?.!"))
+    return lines.why_unknown.format(what=command.about.strip(" ?.!"))

@@ -63,6 +63,8 @@ class Lines(Strict):
     why_unknown: str = "I have nothing stored about {what}."
     wake_word: str = "From now on, say {what} to wake me."
     called: str = "Yes?"
+    answer: str = "{what}."                              # a question about you, model down: {what} = the facts
+    answer_unknown: str = "You never told me {what}."    # ... and nothing is known: {what} = the question's words
 
 
 class PersonaConfig(Strict):

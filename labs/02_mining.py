@@ -4,7 +4,8 @@ hypotheticals, then the first pattern anchored at its start decides. Anchoring i
 
     .venv/bin/python labs/02_mining.py
 """
-from memory.mining import clauses, mine
+from memory import mine
+from memory.lexicon import clauses
 
 for text in ["im vegetarian and im allergic to peanuts and cashews",
              "My name is Lena, I live in Vienna.",

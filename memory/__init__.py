@@ -10,12 +10,14 @@ SQLite only: no audio, no network, no imports from `assistant`. Usage:
 from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id
 from .context import build_system_prompt
 from .facts import MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
-from .mining import Change, mine
+from .intent import Change, Command, CommandKind, Op, Parsed, Target
+from .parsing import mine, parse
 from .recall import Recalled, estimate_tokens
 from .store import CorruptDatabase, MemoryStoreError
 
 __all__ = [
-    "Ambiguous", "BadImport", "Change", "CorruptDatabase", "Fact", "FactChange", "Memory",
-    "MemoryStoreError", "MULTI_VALUED", "NotFound", "Observation", "Recalled", "SINGLE_VALUED",
-    "UnknownKey", "build_system_prompt", "estimate_tokens", "iso", "mine", "new_session_id",
+    "Ambiguous", "BadImport", "Change", "Command", "CommandKind", "CorruptDatabase", "Fact", "FactChange",
+    "Memory", "MemoryStoreError", "MULTI_VALUED", "NotFound", "Observation", "Op", "Parsed", "Recalled",
+    "SINGLE_VALUED", "Target", "UnknownKey", "build_system_prompt", "estimate_tokens", "iso", "mine", "parse",
+    "new_session_id",
 ]

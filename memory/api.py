@@ -10,7 +10,10 @@ from typing import Callable
 
 from . import context as ctx
 from . import facts as F
-from . import mining, recall as R, summaries as S
+from . import recall as R, summaries as S
+from .intent import Change, Parsed
+from .lexicon import clean
+from .parsing import parse
 from .store import MemoryStoreError, connect, purge_leftovers, transaction
 
 EXPORT_FORMAT = "glados-memory/1"
@@ -41,9 +44,11 @@ def iso(moment: datetime) -> str:
 
 @dataclass(frozen=True)
 class Observation:
-    """What observe did: the logged message and every fact change it caused."""
+    """What observe did: the logged message, every fact change it caused, and what the text means
+    (its command, if any), parsed once."""
     message_id: int
     changes: list[F.FactChange] = field(default_factory=list)
+    parsed: Parsed = field(default_factory=lambda: Parsed(""))
 
 
 class Memory:
@@ -71,37 +76,52 @@ class Memory:
     # -- writing -------------------------------------------------------------------------
     def observe(self, user: str, text: str, session: str | None = None) -> Observation:
         """Log one user utterance and apply every fact it states, in one transaction."""
-        text = mining.clean(text)
-        changes = mining.mine(text)
+        parsed = parse(text)
+        text = parsed.text
         with transaction(self.db):
             now = self.now()
             message_id = R.log(self.db, user, session or new_session_id(), "user", text, now)
             done: list[F.FactChange] = []
-            for change in changes:
+            for change in parsed.changes:
                 done += self._apply(user, change, text, message_id, now)
         if any(c.kind == "forgotten" for c in done):
             purge_leftovers(self.db)
-        return Observation(message_id, done)
+        return Observation(message_id, done, parsed)
 
-    def _apply(self, user: str, change: mining.Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
+    def _apply(self, user: str, change: Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
         if change.op == "assert" and change.key and change.value:
             return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id)
         if change.op == "retract" and change.key:
             return F.retract(self.db, user, change.key, change.value, now)
         if change.op == "forget":
             return F.forget(self.db, user, F.find_for_forget(self.db, user, change.key, change.value))
+        if change.op == "correct" and change.value:
+            return self._correct(user, change, source, message_id, now)
         return []
+
+    def _correct(self, user: str, change: Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
+        """"no wait, I meant Bristol": the fact stated a moment ago (or the one holding `old`) takes
+        the new value; history keeps the old one. Nothing changes when nothing fits."""
+        wrong = F.corrected(self.db, user, message_id, change.key, change.old)
+        if wrong is None:
+            return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id) \
+                if change.key and change.old is None else []
+        value = change.value if change.key else F.shape_like(wrong.key, change.value)
+        if wrong.key in F.MULTI_VALUED:
+            return F.retract(self.db, user, wrong.key, wrong.value, now) + \
+                F.assert_fact(self.db, user, wrong.key, value, now, source, message_id)
+        return F.assert_fact(self.db, user, wrong.key, value, now, source, message_id)
 
     def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None,
             interrupted: bool = False) -> int:
         """Append a message without mining it (the assistant's replies, for example)."""
         with transaction(self.db):
-            return R.log(self.db, user, session, role, mining.clean(text), self.now(), tokens, interrupted)
+            return R.log(self.db, user, session, role, clean(text), self.now(), tokens, interrupted)
 
     def remember(self, user: str, key: str, value: str, source: str = "",
                  message_id: int | None = None) -> list[F.FactChange]:
         """Store one fact directly (a tool call: pass the message that prompted it)."""
-        value = mining.clean(value).strip()
+        value = clean(value).strip()
         if not value:
             raise ValueError("a fact needs a non-empty value")
         if message_id is not None:
@@ -159,7 +179,7 @@ class Memory:
 
     def add_summary(self, user: str, session: str, text: str) -> bool:
         with transaction(self.db):
-            return S.add(self.db, user, session, mining.clean(text), self.now())
+            return S.add(self.db, user, session, clean(text), self.now())
 
     # -- reading -------------------------------------------------------------------------
     def facts(self, user: str, at: datetime | str | None = None, history: bool = False) -> list[F.Fact]:
@@ -212,14 +232,14 @@ class Memory:
             with transaction(self.db):
                 id_map: dict[int, int] = {}
                 for m in data.get("messages", []):
-                    new_id = R.log(self.db, user, str(m["session"]), m["role"], mining.clean(str(m["text"])),
+                    new_id = R.log(self.db, user, str(m["session"]), m["role"], clean(str(m["text"])),
                                    str(m["created_at"]), int(m.get("tokens") or 0) or None)
                     id_map[int(m["id"])] = new_id
                     counts["messages"] += 1
                 for f in data.get("facts", []):
                     counts["facts"] += self._import_fact(user, f, id_map)
                 for s in data.get("summaries", []):
-                    counts["summaries"] += S.add(self.db, user, str(s["session"]), mining.clean(str(s["text"])),
+                    counts["summaries"] += S.add(self.db, user, str(s["session"]), clean(str(s["text"])),
                                                  str(s["created_at"]))
         except (KeyError, TypeError, ValueError, sqlite3.IntegrityError) as exc:
             raise BadImport(f"import file is malformed ({type(exc).__name__}: {exc}); nothing was imported") from exc
@@ -229,7 +249,7 @@ class Memory:
         key = F.check_key(str(f["key"]))
         if self.db.execute("SELECT 1 FROM facts WHERE id = ?", (str(f["id"]),)).fetchone():
             return 0
-        F.insert(self.db, user, key, mining.clean(str(f["value"])), mining.clean(str(f.get("source") or "")),
+        F.insert(self.db, user, key, clean(str(f["value"])), clean(str(f.get("source") or "")),
                  id_map.get(f.get("source_message_id") or -1), asserted_at=f["asserted_at"],
                  valid_from=f["valid_from"], valid_to=f.get("valid_to"), ended_by=f.get("ended_by"),
                  confirmations=int(f.get("confirmations") or 1), fact_id=str(f["id"]))

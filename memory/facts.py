@@ -10,12 +10,17 @@ import sqlite3
 import uuid
 from dataclasses import asdict, dataclass
 
+from typing import Literal
+
 import regex as re
 
-MULTI_VALUED = {"allergy", "likes", "dislikes", "pet", "language", "note"}
+from .lexicon import titled
+
+MULTI_VALUED = {"allergy", "likes", "dislikes", "pet", "language", "medical", "note"}
 SINGLE_VALUED = {"name", "location", "hometown", "employer", "job", "diet", "birthday", "age",
                  "partner", "favorite_language", "wake_word"}
-PINNED_KEYS = {"allergy", "diet"}
+PINNED_KEYS = {"allergy", "diet", "medical"}
+PROPER_NOUN_KEYS = {"name", "location", "hometown", "employer", "partner"}
 OPPOSITES = {"likes": "dislikes", "dislikes": "likes"}
 MEDICAL = re.compile(
     r"\b(?:allerg\w*|anaphyla\w*|epi-?pens?|medications?|medicines?|meds|insulin|diabet\w*|asthma\w*|"
@@ -49,10 +54,13 @@ class Fact:
         return asdict(self)
 
 
+ChangeKind = Literal["added", "reconfirmed", "superseded", "retracted", "forgotten"]
+
+
 @dataclass(frozen=True)
 class FactChange:
-    """What one mined change did: added, reconfirmed, superseded, retracted, forgotten."""
-    kind: str
+    """What one mined change did to the stored facts."""
+    kind: ChangeKind
     key: str
     value: str
     old_value: str | None = None
@@ -118,6 +126,26 @@ def believed_at(db: sqlite3.Connection, user: str, at: str) -> list[Fact]:
 
 def history(db: sqlite3.Connection, user: str) -> list[Fact]:
     return [_row_to_fact(r) for r in db.execute("SELECT * FROM facts WHERE user = ? ORDER BY seq", (user,))]
+
+
+def corrected(db: sqlite3.Connection, user: str, message_id: int, key: str | None,
+              old: str | None) -> Fact | None:
+    """The fact a correction in message `message_id` replaces: the current one holding `old`, or
+    else the newest one stated in the user's previous message; `key` narrows either."""
+    if old is not None:
+        hits = [f for f in current(db, user, key) if _matches(f, old)]
+        return hits[-1] if hits else None
+    previous = db.execute("SELECT MAX(id) FROM messages WHERE user = ? AND role = 'user' AND id < ?",
+                          (user, message_id)).fetchone()[0]
+    if previous is None:
+        return None
+    stated = [f for f in current(db, user, key) if f.source_message_id == previous]
+    return stated[-1] if stated else None
+
+
+def shape_like(key: str, value: str) -> str:
+    """A bare corrected value in the form its key stores: "bristol" -> "Bristol" for a place."""
+    return titled(value) if key in PROPER_NOUN_KEYS else value
 
 
 def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: str,

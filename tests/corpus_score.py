@@ -1,7 +1,7 @@
 """Score mining against the labelled corpus: precision, recall and the misses."""
 from __future__ import annotations
 
-from memory.mining import Change, mine
+from memory import Change, mine
 
 from tests.mining_corpus import CORPUS
 

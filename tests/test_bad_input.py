@@ -4,7 +4,7 @@ import sqlite3
 import pytest
 
 from memory import CorruptDatabase, Memory, mine
-from memory.mining import clean
+from memory.lexicon import clean
 from tests.conftest import glados
 
 NASTY = [

@@ -1,0 +1,46 @@
+"""What a sentence means, as typed values: the result of `memory.parse`, one per turn."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Op = Literal["assert", "retract", "forget", "correct"]
+CommandKind = Literal["remember", "forget", "list", "why", "wake_word", "ask"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing a sentence says about its speaker's facts.
+
+    assert / retract: key and value (value None: every value of key). forget: key None means any
+    key holding value. correct: the value replaces the one stated a moment ago (or `old`, when the
+    user named it: "Bristol, not Bath"); key is set when the correction says which fact."""
+    op: Op
+    key: str | None
+    value: str | None = None
+    old: str | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a phrase points at ("where i live" -> location); value None: every value of key,
+    key None: any key holding value."""
+    key: str | None
+    value: str | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A memory command about the user. `about`: the words after the verb ("where i live");
+    `targets`: what they point at (forget, why) or the keys asked about (ask)."""
+    kind: CommandKind
+    about: str = ""
+    targets: tuple[Target, ...] = ()
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """Everything one utterance means: its storable text, fact changes, and the command if any."""
+    text: str
+    changes: tuple[Change, ...] = ()
+    command: Command | None = None

@@ -1,0 +1,324 @@
+"""The shared words of understanding: clause splitting, guards, vocabularies and value cleaners.
+
+Input may be typed ("I'm vegetarian, and I'm allergic to peanuts.") or speech-to-text output
+("im vegetarian and im allergic to peanuts"). Time is bounded: the text is capped and every regex
+call has a timeout, so a 1 MB line or binary noise returns quickly. Used by `rules` (facts) and
+`grammar` (memory commands); `parsing.parse` puts them together.
+"""
+from __future__ import annotations
+
+import regex as re
+
+MAX_CHARS = 2000      # only the first 2,000 characters are parsed; the whole message is still stored
+TIMEOUT_S = 0.05      # per regex call; a pathological input gives up instead of hanging
+
+# --------------------------------------------------------------------------------------------
+# Shared pieces
+# --------------------------------------------------------------------------------------------
+F = re.IGNORECASE | re.VERSION1
+
+IM = r"(?:i'?m|i am|i m)"                       # i'm, im, i am
+IVE = r"(?:i'?ve|i have)"                       # i've, ive, i have
+IDONT = r"(?:i don'?t|i do not)"                # i don't, i dont, i do not
+NOW = r"(?:now|currently|still|actually|really|also|just|recently|finally|officially)"
+# Words that may open a clause without changing who speaks: "actually, I live in Paris".
+LEAD = (r"(?:(?:well|so|oh|ok|okay|and|also|but|actually|btw|by the way|hey|hi|hello|yeah|yes|yep|"
+        r"no(?=[,.!])|nope|um+|uh+|er|hmm+|anyway|anyways|right|alright|honestly|oh and|glados|hey glados|"
+        r"ok glados|listen|guess what|you know what|fun fact|update|correction|quick update|"
+        r"as of today|as of now|these days|nowadays|now|since last week|since last month|"
+        r"since yesterday|last week|last month|last year|recently|lately)\b[\s,:;!.-]*)*")
+
+MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+STOP_WORDS = (
+    r"with|since|for (?:the past|the last|about|over|almost|nearly|a few|a couple|several|many|\d|a year|"
+    r"an? (?:hour|day|week|month|year|decade)|(?:one|two|three|four|five|six|seven|eight|nine|ten))|because|cause|cuz|but|where|"
+    r"which|who|near|close to|next to|as (?:a|an|the)|so|and i|and my|for now|at the moment|"
+    r"right now|these days|nowadays|now|currently|anymore|any more|again|actually|too|as well|"
+    r"though|lol|haha|btw|by the way|thanks|thank you|please|ok|okay|if|when|until|till|originally|"
+    r"after|before|though|last (?:year|month|week|night|summer|winter|spring|autumn|fall)|"
+    r"this (?:year|month|week)|yesterday|today|recently|lately|a while ago|\d+ (?:years?|months?|weeks?) ago|"
+    rf"in (?:{MONTHS}|\d{{4}}|the (?:spring|summer|autumn|fall|winter))|on (?:monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)")
+# Where an open value (a place, a company) stops: "paris with my wife", "google since 2019".
+VALUE_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[,;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
+# The same for lists, where commas separate items: "shellfish, eggs and tree nuts".
+LIST_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
+TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|though|lol|haha|originally|lately|"
+                   r"then|currently|as well|either|please|thanks|ok|okay))+\s*$|[\s,;.!?\"']+$", F)
+LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,|\band\b|\bor\b|&|\bplus\b|\bas well as\b|"
+                        r"\bnor\b)\s*", F)
+ARTICLE = re.compile(r"^(?:a|an|the|some|any|all|both|either|eating|most|certain|also)\s+", F)
+NON_VALUES = {"", "it", "that", "this", "them", "him", "her", "you", "u", "ya", "there", "here",
+              "those", "these", "what", "so", "too", "one", "stuff", "things", "everything",
+              "anything", "nothing", "something", "much", "a lot", "lots", "to", "me", "myself",
+              "yourself", "not", "no", "yes", "how", "when", "where", "why", "the way", "which"}
+
+
+def search_in(pattern: re.Pattern, text: str):
+    try:
+        return pattern.search(text, timeout=TIMEOUT_S)
+    except TimeoutError:
+        return None
+
+
+def match_start(pattern: re.Pattern, text: str):
+    try:
+        return pattern.match(text, timeout=TIMEOUT_S)
+    except TimeoutError:
+        return None
+
+
+def trim(value: str, stop: re.Pattern = VALUE_STOP) -> str:
+    """Cut an open value at the first word that cannot belong to it, then drop trailing filler."""
+    value = value.strip(" \t\"'“”")
+    stopped = search_in(stop, value)
+    if stopped:
+        value = value[: stopped.start()]
+    previous = None
+    while previous != value:
+        previous = value
+        value = TRAIL.sub("", value).strip(" \t\"'“”")
+    return value
+
+
+def titled(value: str) -> str:
+    """Speech-to-text gives "new york"; keep typed capitals ("iPhone", "McDonald's") as they are."""
+    return value.title() if value == value.lower() else value
+
+
+def split_items(value: str, max_items: int = 8) -> list[str]:
+    """'peanuts, tree nuts and shellfish' -> ['peanuts', 'tree nuts', 'shellfish']."""
+    out = []
+    for part in LIST_SPLIT.split(trim(value, LIST_STOP)):
+        part = ARTICLE.sub("", trim(part)).strip()
+        if part and part.lower() not in NON_VALUES and len(part) <= 60 and part not in out:
+            out.append(part)
+    return out[:max_items]
+
+
+def word_count_ok(value: str, most: int) -> bool:
+    return 0 < len(value.split()) <= most
+
+
+# --------------------------------------------------------------------------------------------
+# Guards: what is not a statement about the speaker
+# --------------------------------------------------------------------------------------------
+# "what's my name", "do you know where i live", "am i allergic to anything"
+LEAD_RE = re.compile(rf"^{LEAD}", F)
+QUESTION = re.compile(
+    r"^(?:what|what's|whats|where|where's|who|who's|when|why|how|which|whose|whom|"
+    r"do|does|did|am|is|are|was|were|can|could|would|will|should|shall|have|has|had|may|might|"
+    r"isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|tell me|remind me|guess)\b", F)
+# "if i lived in tokyo", "imagine i was vegan", "what if i moved to oslo", "i wish i lived in rome"
+HYPOTHETICAL = re.compile(
+    r"^(?:if|suppose|supposing|imagine|pretend|hypothetically|what if|let's say|lets say|"
+    r"say|assuming|in a world|in my dreams?|someday|one day|maybe|perhaps|i wish|i'd|id|i would|"
+    r"i could|i might|i may|i want to|i hope|i'm going to|im going to|i'm gonna|im gonna|"
+    r"i will|i'll|i plan|i'm planning|im planning|i'm thinking|im thinking|i used to)\b", F)
+IF_ANYWHERE = re.compile(r"\b(?:if|unless|whether|would|wish|pretend|imagine)\b", F)
+# Clauses split here: "i'm vegetarian and i'm allergic to peanuts", "my name is bob, i live in oslo"
+CONJ = (r"(?:and|but|so|also|plus|although|though|while|because|cause|cuz|oh and|and also|and now|"
+        r"but now|and actually|actually)")
+SUBJECT = r"(?:i|i'm|im|i've|ive|i'd|i'll|i am|i have|i do|i don't|i dont|my|we|we're|we've)\b"
+CLAUSE_SPLIT = re.compile(
+    rf"\s*[,;:]\s*(?:{CONJ}[\s,]+)?(?={SUBJECT})|\s+{CONJ}[\s,]+(?={SUBJECT})"
+    # Unpunctuated speech: "my name is bob i live in paris" splits before a fresh first-person start.
+    r"|(?<!\b(?:that|what|where|when|why|how|if|because|than|as|who|whom|which|and|but|so|or|hi|hello|hey|well|oh|yes|yeah|no|okay|ok|actually|now|also|um|uh|glados|"
+    r"think|know|say|said|guess|hope|mean|believe|feel|suppose|since|until|like|whether|is|are|was|were|be|to|for|with|about|of|at|in|on))\s+"
+    r"(?=(?:i'm|im|i am|i've|ive|i live|i work|i speak|my name|my favou?rite|my birthday|call me)\b)"
+    r"|\s*[,;]\s*(?=(?:actually|also|oh|btw|by the way|and)\b)", F)
+SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|(?<=\w)\s+-+\s+")
+
+
+# --------------------------------------------------------------------------------------------
+# Vocabularies that keep open patterns precise
+# --------------------------------------------------------------------------------------------
+DIETS = {
+    "vegetarian": "vegetarian", "veggie": "vegetarian", "vegan": "vegan", "pescatarian": "pescatarian",
+    "pescetarian": "pescatarian", "pescitarian": "pescatarian", "omnivore": "omnivore",
+    "omnivorous": "omnivore", "flexitarian": "flexitarian", "carnivore": "carnivore",
+    "keto": "keto", "paleo": "paleo", "kosher": "kosher", "halal": "halal",
+    "plant-based": "vegan", "plant based": "vegan", "lacto-vegetarian": "lacto-vegetarian",
+    "ovo-vegetarian": "ovo-vegetarian", "raw vegan": "raw vegan", "gluten-free": "gluten-free",
+    "gluten free": "gluten-free",
+}
+DIET = r"(?P<diet>" + "|".join(sorted(map(re.escape, DIETS), key=len, reverse=True)) + r")"
+
+OCCUPATIONS = set("""
+accountant actor actress analyst architect artist assistant astronaut attorney author baker
+banker barber barista bartender biologist bookkeeper builder butcher carpenter cashier chef
+chemist cleaner clerk coach consultant contractor cook counselor counsellor courier dancer
+dentist designer detective developer dietitian director doctor driver economist editor
+electrician engineer entrepreneur farmer firefighter fisherman florist freelancer gardener
+geologist hairdresser historian illustrator instructor intern investor janitor journalist
+judge labourer laborer lawyer lecturer librarian lifeguard linguist machinist manager mechanic
+midwife miner model musician nanny nurse officer optician painter paralegal paramedic
+pharmacist photographer physician physicist physiotherapist pilot plumber poet policeman
+policewoman politician producer professor programmer psychologist psychiatrist publisher
+receptionist reporter researcher retiree sailor salesman saleswoman salesperson scientist
+secretary singer soldier statistician student surgeon surveyor tailor teacher technician
+therapist trainer translator tutor vet veterinarian waiter waitress welder writer youtuber
+streamer ceo cto cfo founder cofounder co-founder owner mathematician administrator
+sysadmin devops tester recruiter underwriter auditor actuary pharmacologist radiologist
+dermatologist cardiologist anesthesiologist pediatrician neurologist surgeon postman
+mailman carer caregiver housekeeper homemaker secretary stylist tattooist comedian
+composer conductor filmmaker animator podcaster blogger influencer shopkeeper clergyman
+priest pastor rabbi imam monk nun professor postdoc phd researcher
+""".split())
+OCCUPATION_PLURAL = {w + "s" for w in OCCUPATIONS}
+
+PETS = (r"(?:dogs?|puppy|puppies|cats?|kittens?|kitty|parrots?|birds?|budgies?|hamsters?|rabbits?|"
+        r"bunny|bunnies|goldfish|fish|turtles?|tortoises?|snakes?|lizards?|geckos?|guinea pigs?|"
+        r"ferrets?|horses?|ponies|pony|chickens?|hens?|bearded dragons?|rats?|mice|mouse|"
+        r"gerbils?|chinchillas?|hedgehogs?|axolotls?|iguanas?|cockatiels?|canar(?:y|ies)|"
+        r"pigs?|goats?|cows?|ducks?|retrievers?|labradors?|labs?|poodles?|terriers?|spaniels?|beagles?|"
+        r"bulldogs?|collies?|shepherds?|huskies|husky|dachshunds?|pugs?|chihuahuas?|corgis?|greyhounds?|"
+        r"tabby|tabbies|siamese|persian|maine coon)")
+COUNT = r"(?:an?|one|two|three|four|five|six|\d{1,2}|a couple of|a few|some)"
+
+LANGUAGES = set("""
+english french spanish german italian portuguese dutch swedish norwegian danish finnish
+icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian
+serbian croatian bosnian slovenian albanian lithuanian latvian estonian irish welsh gaelic
+arabic hebrew persian farsi urdu hindi bengali punjabi gujarati marathi tamil telugu kannada
+malayalam sinhala nepali mandarin cantonese chinese japanese korean vietnamese thai khmer lao
+burmese indonesian malay tagalog filipino swahili amharic yoruba igbo zulu xhosa afrikaans
+somali hausa catalan basque galician latin esperanto sign asl bsl quechua maori hawaiian
+""".split())
+
+NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+        "eighty": 80, "ninety": 90}
+NUMBER = (r"(?P<num>\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+          r"(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|"
+          r"(?:one hundred|a hundred)|(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+          r"seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))")
+NAME_STOPWORDS = {"a", "an", "the", "not", "so", "very", "really", "just", "tired", "fine", "good",
+                  "ok", "okay", "here", "back", "home", "sorry", "hungry", "sure", "great",
+                  "busy", "bored", "later", "tomorrow", "tonight", "maybe", "sometime",
+                  "anytime", "whenever", "when", "if", "asap", "now", "please", "on",
+                  "at", "in", "crazy", "happy", "sad", "done", "ready", "late", "still",
+                  "going", "gonna", "sick", "cold", "hot", "excited", "confused", "lost",
+                  "married", "single", "retired", "vegan", "vegetarian", "allergic", "from",
+                  "lucky", "interested", "afraid", "scared", "new", "old", "alive", "dead",
+                  "awake", "asleep", "well", "nervous", "angry", "annoyed", "glad", "thinking",
+                  "working", "living", "learning", "trying", "feeling", "looking", "your",
+                  "all", "about", "by", "to", "with", "out", "off", "up", "down", "over"}
+
+
+def as_name(value: str) -> str | None:
+    """Up to three words that look like a name; None for "call me later", "i'm tired"."""
+    value = trim(value)
+    words = value.split()
+    if not words or len(words) > 3 or words[0].lower() in NAME_STOPWORDS:
+        return None
+    if not all(re.fullmatch(r"[\p{L}][\p{L}'.-]*", w) for w in words):
+        return None
+    return titled(value)
+
+
+def as_number(text: str) -> int | None:
+    text = text.lower().replace("-", " ").strip()
+    if text.isdigit():
+        return int(text)
+    if text in ("one hundred", "a hundred"):
+        return 100
+    parts = text.split()
+    total = 0
+    for part in parts:
+        if part in TENS:
+            total += TENS[part]
+        elif part in NUMBER_WORDS:
+            total += NUMBER_WORDS[part]
+        else:
+            return None
+    return total
+
+
+def gerund(phrase: str) -> str:
+    """'to hike' -> 'hiking', 'to play tennis' -> 'playing tennis' (likes are nouns)."""
+    words = phrase.split()
+    verb = words[0].lower()
+    if verb.endswith("ie"):
+        verb = verb[:-2] + "ying"
+    elif verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        verb = verb[:-1] + "ing"
+    elif (len(verb) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", verb)):
+        verb = verb + verb[-1] + "ing"
+    else:
+        verb += "ing"
+    return " ".join([verb, *words[1:]])
+
+
+def as_occupation(phrase: str) -> str | None:
+    """'software engineer' -> itself; 'big fan' -> None. The last word must be an occupation."""
+    phrase = ARTICLE.sub("", trim(phrase)).strip()
+    words = phrase.lower().split()
+    if not words or len(words) > 4:
+        return None
+    if words[-1] not in OCCUPATIONS and words[-1] not in OCCUPATION_PLURAL:
+        return None
+    return phrase.lower()
+
+
+def as_place(value: str) -> str | None:
+    """'new york city now' -> 'New York City'; 'a small flat in leeds' -> 'Leeds'."""
+    value = trim(value)
+    inner = re.search(r"^(?:a|an|the)\s.*?\b(?:in|near|outside|of|called|named)\s+(.+)$", value, flags=F)
+    if inner:
+        value = trim(inner.group(1))
+    elif re.match(r"^(?:a|an)\s", value, flags=F):
+        return None
+    value = re.sub(r"^the\s+(?=(?:city|town|village|area|suburbs?) of\s)", "", value, flags=F)
+    value = re.sub(r"^(?:city|town|village|area) of\s+", "", value, flags=F)
+    words = value.split()
+    if not words or len(words) > 5 or value.lower() in NON_VALUES | {"home", "a house", "here"}:
+        return None
+    return titled(value)
+
+
+def as_org(value: str) -> str | None:
+    value = trim(re.split(r"\s+as\s+(?:an?\s+)?", value, maxsplit=1, flags=F)[0])
+    if not value or len(value.split()) > 6:
+        return None
+    if value.lower() in NON_VALUES | {"home", "myself", "a living", "free", "fun", "money"}:
+        return None
+    value = re.sub(r"^the\s+", "", value, flags=F)
+    return titled(value) if not value.lower().startswith(("a ", "an ")) else value
+
+
+# --------------------------------------------------------------------------------------------
+# Putting it together
+# --------------------------------------------------------------------------------------------
+def clean(text: str) -> str:
+    """Storable text: lone surrogates and NULs replaced, every other character kept."""
+    text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text.replace("\x00", "\ufffd")
+
+
+APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`´]")
+QUOTES = re.compile(r"[\u201c\u201d]")
+SPACES = re.compile(r"[^\S\n]+")
+HAS_LETTER = re.compile(r"\p{L}")
+
+
+def normalise(text: str) -> str:
+    text = QUOTES.sub('"', APOSTROPHES.sub("'", text[:MAX_CHARS]))
+    return SPACES.sub(" ", text).strip()
+
+
+def clauses(sentence: str) -> list[str]:
+    try:
+        parts = CLAUSE_SPLIT.split(sentence, timeout=TIMEOUT_S)
+    except TimeoutError:
+        return [sentence]
+    return [p.strip(" ,;") for p in parts if p and p.strip(" ,;")]
+
+
+def strip_lead(clause: str) -> str:
+    lead = match_start(LEAD_RE, clause)
+    return clause[lead.end():] if lead else clause
+
