@@ -105,7 +105,7 @@ class Memory:
         wrong = F.corrected(self.db, user, message_id, change.key, change.old)
         if wrong is None:
             return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id) \
-                if change.key and change.old is None else []
+                if change.key else []
         value = change.value if change.key else F.shape_like(wrong.key, change.value)
         if wrong.key in F.MULTI_VALUED:
             return F.retract(self.db, user, wrong.key, wrong.value, now) + \

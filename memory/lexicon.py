@@ -257,7 +257,7 @@ def as_occupation(phrase: str) -> str | None:
     """'software engineer' -> itself; 'big fan' -> None. The last word must be an occupation."""
     phrase = ARTICLE.sub("", trim(phrase)).strip()
     words = phrase.lower().split()
-    if not words or len(words) > 4:
+    if not words or len(words) > 4 or words[0] in ("not", "no", "never", "married", "engaged", "dating"):
         return None
     if words[-1] not in OCCUPATIONS and words[-1] not in OCCUPATION_PLURAL:
         return None

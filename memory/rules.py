@@ -64,7 +64,7 @@ def _allergy_outgrown(m):
 
 # "i'm allergic to peanuts and cashews", "im severely allergic to bee stings"
 @rule(rf"{IM} (?:(?:{NOW}|very|really|severely|deathly|highly|mildly|extremely|super|quite|"
-      r"seriously|badly|slightly|a bit|a little|kind of|kinda) )*allergic to (?P<v>.+)")
+      r"seriously|badly|slightly|a bit|a little) )*allergic to (?P<v>.+)")
 def _allergy(m):
     return _each("assert", "allergy", split_items(m["v"]))
 
@@ -82,10 +82,86 @@ def _allergy_mine(m):
     return _each("assert", "allergy", split_items(m["v"]))
 
 
-# "i'm lactose intolerant", "i am gluten intolerant"
-@rule(rf"{IM} (?:{NOW} |very |severely )*(?P<v>lactose|gluten|fructose|histamine) intolerant")
+# --- medical: conditions, medications, intolerances ------------------------------------------
+CONDITIONS = (
+    r"(?:type (?:1|2|one|two|i|ii) )?diabetes|pre-?diabetes|asthma|epilepsy|(?:rheumatoid |osteo)?arthritis|adhd|add|"
+    r"autism|aspergers?|dyslexia|dyspraxia|(?:clinical |chronic |severe )?depression|(?:an )?anxiety(?: disorder)?|"
+    r"bipolar(?: disorder)?|ptsd|ocd|(?:\w+ )?cancer|leukemia|leukaemia|(?:chronic )?migraines?|"
+    r"(?:high|low) blood pressure|hypertension|high cholesterol|heart disease|an? (?:heart|thyroid|kidney|skin|"
+    r"lung|liver|chronic|medical|autoimmune|genetic|rare) (?:condition|disease|disorder)|(?:celiac|coeliac|"
+    r"crohn'?s|kidney|liver|lyme|parkinson'?s|alzheimer'?s|graves'?|addison'?s|hashimoto'?s) disease|ibs|"
+    r"colitis|lupus|multiple sclerosis|ms|dementia|copd|sleep apnea|sleep apnoea|insomnia|narcolepsy|"
+    r"psoriasis|eczema|hypothyroidism|hyperthyroidism|fibromyalgia|chronic (?:fatigue|pain)|endometriosis|"
+    r"pcos|gout|sickle cell(?: anemia| anaemia| disease)?|cystic fibrosis|ha?emophilia|hiv|hepatitis \w|"
+    r"glaucoma|cataracts|scoliosis|tinnitus|hearing loss|vertigo|anemia|anaemia|a pacemaker|an? (?:bad|weak) "
+    r"(?:back|heart|knee|hip)|(?:a )?broken (?:arm|leg|wrist|ankle|foot|hand|rib|collarbone|nose|toe|finger)|"
+    r"an? (?:\w+ )?(?:intolerance|deficiency)|celiac|coeliac|diverticulitis|a heart murmur|an eating disorder")
+CONDITION_ADJ = {
+    "diabetic": "diabetes", "epileptic": "epilepsy", "asthmatic": "asthma", "coeliac": "coeliac disease",
+    "celiac": "coeliac disease", "anemic": "anemia", "anaemic": "anemia", "autistic": "autism",
+    "dyslexic": "dyslexia", "deaf": "deaf", "partly deaf": "partly deaf", "partially deaf": "partly deaf",
+    "hard of hearing": "hard of hearing", "blind": "blind", "partially sighted": "partially sighted",
+    "legally blind": "legally blind", "color blind": "colour blind", "colorblind": "colour blind",
+    "colour blind": "colour blind", "hypertensive": "hypertension", "bipolar": "bipolar disorder",
+    "pregnant": "pregnant", "immunocompromised": "immunocompromised", "prediabetic": "prediabetes",
+    "pre-diabetic": "prediabetes", "insulin dependent": "diabetes", "insulin-dependent": "diabetes",
+    "paraplegic": "paraplegic", "quadriplegic": "quadriplegic", "disabled": "disabled",
+}
+CONDITION_ADJ_RE = "|".join(sorted(map(re.escape, CONDITION_ADJ), key=len, reverse=True))
+MEDICATIONS = (
+    r"warfarin|insulin|metformin|aspirin|ibuprofen|lithium|levothyroxine|thyroxine|statins?|blood thinners?|"
+    r"antidepressants?|anti-?depressants?|beta[- ]blockers?|prednisone|steroids|methotrexate|sertraline|"
+    r"fluoxetine|citalopram|prozac|zoloft|lexapro|adderall|ritalin|xanax|valium|epipen|an? epi-?pen|"
+    r"an? inhaler|inhalers|chemo(?:therapy)?|dialysis|immunosuppressants?|anticoagulants?|antibiotics|"
+    r"(?:many |lots of |several |a lot of |a bunch of |daily |some )?(?:medications?|medicines?|meds|pills)"
+    r"(?: for (?:my )?[\w' -]+)?")
+FOOD_INTOLERANCE = r"lactose|gluten|fructose|histamine|dairy|wheat|soy|eggs?|caffeine|fodmaps?|sulphites|sulfites"
+
+
+def _medical_value(raw: str) -> str | None:
+    value = trim(raw)
+    value = re.sub(r"^(?:a|an|some|the)\s+", "", value, flags=F)
+    return value.lower() if value and len(value.split()) <= 6 else None
+
+
+# "i don't have asthma anymore", "i'm no longer diabetic", "i stopped taking warfarin", "i'm off insulin"
+@rule(rf"(?:{IDONT}|i no longer) (?:have|suffer from) (?P<c>{CONDITIONS})"
+      rf"|{IM} (?:no longer|not(?: actually)?) (?P<a>{CONDITION_ADJ_RE})\b"
+      rf"|i (?:stopped|quit|no longer) (?:taking|need|use|using) (?P<m>{MEDICATIONS})"
+      rf"|{IM} (?:no longer|not) (?:on|taking) (?P<n>{MEDICATIONS})|{IM} off (?P<o>{MEDICATIONS})")
+def _medical_retract(m):
+    if m["a"]:
+        return [Change("retract", "medical", CONDITION_ADJ[m["a"].lower()])]
+    return _each("retract", "medical", [_medical_value(m["c"] or m["m"] or m["n"] or m["o"])])
+
+
+# "i have type 1 diabetes", "i suffer from migraines", "i was diagnosed with epilepsy", "i have a broken arm"
+@rule(rf"(?:(?:i|{IVE}) (?:(?:{NOW}|also) )*(?:have|got|suffer from|live with|struggle with|"
+      rf"was diagnosed with|got diagnosed with|(?:have )?been diagnosed with)) (?P<c>{CONDITIONS})\b")
+def _medical_condition(m):
+    return _each("assert", "medical", [_medical_value(m["c"])])
+
+
+# "i'm diabetic", "i am partly deaf", "im coeliac"
+@rule(rf"{IM} (?:(?:{NOW}|also|very|severely|slightly|mildly|type (?:1|2|one|two)) )*(?P<a>{CONDITION_ADJ_RE})\b"
+      r"(?!\s+(?:to|about|of|on|with|person|people|friends?|family))")
+def _medical_adjective(m):
+    return [Change("assert", "medical", CONDITION_ADJ[m["a"].lower()])]
+
+
+# "i take warfarin", "i'm on insulin", "i take many medications", "i use an inhaler"
+@rule(rf"(?:i (?:(?:{NOW}|also|have to|need to|must) )*(?:take|use|need)|{IM} (?:(?:{NOW}|also) )*(?:on|taking)) "
+      rf"(?P<m>{MEDICATIONS})\b")
+def _medical_medication(m):
+    return _each("assert", "medical", [_medical_value(m["m"])])
+
+
+# "i'm lactose intolerant", "i can't eat gluten", "i can't have dairy"
+@rule(rf"{IM} (?:(?:{NOW}|very|severely|also|mildly|slightly) )*(?P<v>{FOOD_INTOLERANCE}) intolerant"
+      rf"|i (?:can'?t|cannot|can not) (?:eat|have|digest|tolerate|drink) (?:any )?(?P<w>{FOOD_INTOLERANCE})\b")
 def _intolerant(m):
-    return [Change("assert", "allergy", m["v"].lower())]
+    food = (m["v"] or m["w"]).lower()
+    return [Change("assert", "medical", f"{'lactose' if food == 'dairy' else food} intolerance")]
 
 
 # --- diet ------------------------------------------------------------------------------------
@@ -232,6 +308,13 @@ def _employer(m):
     return changes
 
 
+# "i'm not a teacher anymore", "i'm no longer a nurse", "i quit being a chef"
+@rule(rf"(?:{IM} (?:no longer|not(?: really)?)|i (?:quit|stopped|gave up) being) (?:an? )?(?P<v>.+?)(?: anymore| any more)?$")
+def _job_retract(m):
+    job = as_occupation(m["v"])
+    return [Change("retract", "job", job)] if job else []
+
+
 # "i work as a nurse", "my job is teaching"... "i'm a software engineer at google"
 @rule(rf"(?:i (?:(?:{NOW}) )*work as|{IM} (?:(?:{NOW}) )*working as|my (?:job|occupation|profession) is|"
       rf"{IM} (?:(?:{NOW}|a|an|by profession) )*)\s*(?:an? )?(?P<v>.+?)(?:\s+(?:at|for|with) (?P<org>.+))?$")
@@ -350,7 +433,7 @@ def _wake_word(m):
 LIKE_VERBS = r"(?:like|love|enjoy|adore|dig|really like|am into|'m into|m into)"
 HATE_VERBS = r"(?:hate|dislike|detest|despise|loathe|can'?t stand|cannot stand|can'?t bear|abhor)"
 NOT_LIKE = r"(?:don'?t|do not|no longer|never) (?:really |much |particularly |actually )?(?:like|love|enjoy|care for)"
-INTENSIFIER = r"(?:(?:really|absolutely|totally|truly|also|just|do|still|kind of|kinda|sort of|actually|honestly|genuinely|now|so|very much|simply|quite|secretly|definitely|deeply|seriously) )*"
+INTENSIFIER = r"(?:(?:really|absolutely|totally|truly|also|just|do|still|actually|honestly|genuinely|now|so|very much|simply|quite|secretly|definitely|deeply|seriously) )*"
 
 
 def _like_values(raw: str) -> list[str]:
@@ -474,9 +557,18 @@ def _first(rules: list[tuple[re.Pattern, Handler]], text: str) -> list[Change]:
     return []
 
 
+# A hedge or a joke is not a fact: "i'm kind of allergic to mornings haha", "oh great, i just love mondays".
+HEDGE = re.compile(r"\b(?:kind of|kinda|sort of|sorta)\b", F)
+JOKE = re.compile(r"\b(?:ha(?:ha)+h?|he(?:he)+|lol|lmao|rofl|jk|j/k|just kidding|just joking|kidding)\b|/s$|;\)|:p\b", F)
+SARCASM = re.compile(r"^(?:oh|ah)[\s,]+(?:great|joy|wonderful|fantastic|brilliant|perfect|goody|sure|yay)\b|"
+                     r"^(?:yeah|ya) right\b|^great,? just great\b|^(?:wow|gee),? thanks\b", F)
+
+
 def _mine_clause(clause: str) -> list[Change]:
     body = strip_lead(clause)
     if match_start(QUESTION, body) or match_start(HYPOTHETICAL, body) or search_in(IF_ANYWHERE, body):
+        return []
+    if search_in(HEDGE, body):
         return []
     return _first(RAW_RULES, clause) or _first(RULES, body)
 
@@ -488,6 +580,8 @@ def mine_statements(text: str) -> list[Change]:
         body = strip_lead(sentence)
         if not sentence or sentence.endswith("?") or match_start(HYPOTHETICAL, body) or match_start(QUESTION, body):
             continue
+        if search_in(JOKE, sentence) or match_start(SARCASM, sentence):
+            continue
         # A rule that reads the whole sentence ("i don't eat meat but i eat fish") wins over its parts.
         if match_start(PESCATARIAN_BUT, body.rstrip(".!")):
             changes.append(Change("assert", "diet", "pescatarian"))
@@ -495,5 +589,3 @@ def mine_statements(text: str) -> list[Change]:
         for clause in clauses(sentence):
             changes += _mine_clause(clause.rstrip(".!"))
     return changes
-
-

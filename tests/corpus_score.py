@@ -15,7 +15,9 @@ def parse(label: str) -> Change:
 
 
 def norm(c: Change) -> tuple:
-    return (c.op, c.key, (c.value or "").casefold())
+    # A correction that names its key ("my name is Robert, not Bob") asserts that value.
+    op = "assert" if c.op == "correct" and c.key else c.op
+    return (op, c.key, (c.value or "").casefold())
 
 
 def score(corpus=CORPUS):
