@@ -264,14 +264,27 @@ def as_occupation(phrase: str) -> str | None:
     return phrase.lower()
 
 
+# Unnamed places still say where someone lives: "a rural farming community", "the city".
+PLACE_NOUNS = set("""city town village country countryside community suburb suburbs farm ranch
+neighborhood neighbourhood island coast desert mountains valley county region woods forest
+state province capital outskirts seaside midwest south north east west""".split())
+# "i grew up in the industry", "in the eighties": a setting, not a place.
+NOT_PLACES = re.compile(r"^the (?:industry|business|system|church|faith|military|army|navy|spotlight|"
+                        r"limelight|family business|world of|arts|theat(?:er|re)|circus|game|field|trade|scene|"
+                        r"internet|(?:19|20)?\d0'?s|(?:sixties|seventies|eighties|nineties))\b", F)
+
+
 def as_place(value: str) -> str | None:
     """'new york city now' -> 'New York City'; 'a small flat in leeds' -> 'Leeds'."""
     value = trim(value)
+    if NOT_PLACES.match(value):
+        return None
     inner = re.search(r"^(?:a|an|the)\s.*?\b(?:in|near|outside|of|called|named)\s+(.+)$", value, flags=F)
     if inner:
         value = trim(inner.group(1))
     elif re.match(r"^(?:a|an)\s", value, flags=F):
-        return None
+        words = value.split()
+        return " ".join(words[1:]).lower() if words[-1].lower() in PLACE_NOUNS and len(words) <= 5 else None
     value = re.sub(r"^the\s+(?=(?:city|town|village|area|suburbs?) of\s)", "", value, flags=F)
     value = re.sub(r"^(?:city|town|village|area) of\s+", "", value, flags=F)
     words = value.split()
