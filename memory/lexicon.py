@@ -39,7 +39,8 @@ STOP_WORDS = (
     r"after|before|though|last (?:year|month|week|night|summer|winter|spring|autumn|fall)|"
     r"this (?:year|month|week)|yesterday|today|recently|lately|a while ago|\d+ (?:years?|months?|weeks?) ago|"
     rf"in (?:{MONTHS}|\d{{4}}|the (?:spring|summer|autumn|fall|winter))|on (?:monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday)")
+    r"thursday|friday|saturday|sunday)|during (?:the )?\w+|on the side|part[- ]time|full[- ]?time|"
+    r"at night|on (?:the )?weekends?|at weekends?|to (?:pay|make|earn|support|supplement|help|get by|cover)")
 # Where an open value (a place, a company) stops: "paris with my wife", "google since 2019".
 VALUE_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[,;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
 # The same for lists, where commas separate items: "shellfish, eggs and tree nuts".
@@ -165,6 +166,7 @@ dermatologist cardiologist anesthesiologist pediatrician neurologist surgeon pos
 mailman carer caregiver housekeeper homemaker secretary stylist tattooist comedian
 composer conductor filmmaker animator podcaster blogger influencer shopkeeper clergyman
 priest pastor rabbi imam monk nun professor postdoc phd researcher
+guide coach principal maid nanny tutor vet chef nurse cook clerk
 """.split())
 OCCUPATION_PLURAL = {w + "s" for w in OCCUPATIONS}
 
@@ -186,6 +188,11 @@ malayalam sinhala nepali mandarin cantonese chinese japanese korean vietnamese t
 burmese indonesian malay tagalog filipino swahili amharic yoruba igbo zulu xhosa afrikaans
 somali hausa catalan basque galician latin esperanto sign asl bsl quechua maori hawaiian
 """.split())
+
+# Words after "i'm" that are never a name: nationalities, faiths, identities.
+NOT_NAMES = LANGUAGES | set("""american canadian british australian mexican indian brazilian
+scottish welsh irish christian muslim jewish catholic buddhist hindu atheist agnostic european
+african asian latino latina gay straight bi trans queer human""".split())
 
 NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -253,13 +260,36 @@ def gerund(phrase: str) -> str:
     return " ".join([verb, *words[1:]])
 
 
+# Agent nouns that are not a job: "i'm a dog lover", "i'm a light sleeper", "i'm a christian".
+NOT_JOBS = set("""lover fan member user person people mother father mom mum dad brother sister daughter son wife
+husband partner parent leader winner loser beginner believer follower foreigner stranger survivor dreamer
+thinker talker listener sleeper eater drinker smoker worrier sinner liar riser owner customer voter supporter
+passenger newcomer outsider insider introvert extrovert neighbor neighbour number corner monster other
+summer winter water paper letter matter sucker tiger danger cancer weather flower tower computer sticker
+character disaster hamster killer joker gambler procrastinator perfectionist optimist pessimist realist
+romantic vegetarian pescatarian libertarian humanitarian christian guardian veteran grandmother grandfather
+grandma grandpa aunt uncle cousin nephew niece twin fighter lady gentleman man woman gentlewoman boy girl kid
+adult teenager senior minor citizen resident native local immigrant""".split())
+# "i'm not a nurse", "i'm a big fan", "i'm an avid reader", "a native dutch speaker": not a job.
+NOT_JOB_OPENERS = set("""not no never married engaged dating bit little lot huge big good bad great avid keen
+passionate enthusiastic massive true total real die-hard diehard lifelong native fellow proud""".split())
+AGENT_NOUN = re.compile(r"(?:er|or|ist|ician|arian|eer|man|woman|smith|wright|grapher|ologist|ess)$", F)
+
+
 def as_occupation(phrase: str) -> str | None:
-    """'software engineer' -> itself; 'big fan' -> None. The last word must be an occupation."""
+    """'software engineer' -> itself; 'big fan' -> None. The last word must name an occupation:
+    a known one, or an agent noun ("locksmith", "beekeeper") that is not a person or a trait."""
     phrase = ARTICLE.sub("", trim(phrase)).strip()
     words = phrase.lower().split()
-    if not words or len(words) > 4 or words[0] in ("not", "no", "never", "married", "engaged", "dating"):
+    if not words or len(words) > 4 or words[0] in NOT_JOB_OPENERS:
         return None
-    if words[-1] not in OCCUPATIONS and words[-1] not in OCCUPATION_PLURAL:
+    if len(words) > 1 and words[-1] in ("major", "minor"):
+        return " ".join(words[:-1]) + " student"      # "an economics major" studies economics
+    head = words[-1]
+    if head in OCCUPATIONS or head in OCCUPATION_PLURAL:
+        return phrase.lower()
+    if head in NOT_JOBS or head in NOT_NAMES or len(head) < 5 or not AGENT_NOUN.search(head) \
+            or not re.fullmatch(r"[a-z-]+", head):
         return None
     return phrase.lower()
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from . import grammar
 from .intent import Change, Command, Parsed
 from .lexicon import HAS_LETTER, SENTENCE_SPLIT, clean, normalise
-from .rules import mine_statements
+from .rules import last_animal, mine_statements
 
 
-def _sentence(sentence: str) -> tuple[Command | None, list[Change]]:
+def _sentence(sentence: str, mentioned: str | None) -> tuple[Command | None, list[Change]]:
     for read in (grammar.forget, grammar.note):
         found = read(sentence)
         if found is not None:
@@ -22,7 +22,7 @@ def _sentence(sentence: str) -> tuple[Command | None, list[Change]]:
     asked = grammar.question(sentence)
     if asked is not None:
         return asked, []
-    changes = mine_statements(sentence)
+    changes = mine_statements(sentence, mentioned)
     wake = next((c for c in changes if c.key == "wake_word" and c.op == "assert"), None)
     return (Command("wake_word", wake.value or "") if wake else None), changes
 
@@ -36,13 +36,15 @@ def parse(text: str) -> Parsed:
         return Parsed(stored)
     command: Command | None = None
     changes: list[Change] = []
+    mentioned: str | None = None      # "i love cats! i have one myself": the animal of the sentence before
     for sentence in SENTENCE_SPLIT.split(text):
         sentence = sentence.strip()
         if not sentence:
             continue
-        found, said = _sentence(sentence)
+        found, said = _sentence(sentence, mentioned)
         command = command or found
         changes += [c for c in said if c not in changes]
+        mentioned = last_animal(sentence) or mentioned
     return Parsed(stored, tuple(changes), command)
 
 

@@ -14,9 +14,9 @@ import regex as re
 
 from .intent import Change, Op
 from .lexicon import (
-    COUNT, DIET, DIETS, F, HYPOTHETICAL, IDONT, IF_ANYWHERE, IM, IVE, LANGUAGES, LEAD, MONTHS,
-    NON_VALUES, NOW, NUMBER, OCCUPATIONS, PETS, QUESTION, SENTENCE_SPLIT, as_name, as_number,
-    as_occupation, as_org, as_place, clauses, gerund, match_start, search_in, split_items,
+    COUNT, DIET, DIETS, F, HYPOTHETICAL, IDONT, IF_ANYWHERE, IM, IVE, LANGUAGES, LEAD, LIST_STOP, MONTHS,
+    NAME_STOPWORDS, NON_VALUES, NOT_NAMES, NOW, NUMBER, OCCUPATIONS, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_S,
+    as_name, as_number, as_occupation, as_org, as_place, clauses, gerund, match_start, search_in, split_items,
     strip_lead, titled, trim, word_count_ok,
 )
 
@@ -234,9 +234,6 @@ def _name_greeting(m):
     return _each("assert", "name", [as_name(m["v"])])
 
 
-NOT_NAMES = LANGUAGES | set("""american canadian british australian mexican indian brazilian
-scottish welsh irish christian muslim jewish catholic buddhist hindu atheist agnostic european
-african asian latino latina gay straight bi trans queer human""".split())
 
 
 # "I'm Sam." (typed, capitalised, the whole clause): a name, where "i'm tired" is not
@@ -246,6 +243,31 @@ def _name_capitalised(m):
     if first in NOT_NAMES or first in DIETS or first in OCCUPATIONS:
         return []
     return _each("assert", "name", [as_name(m["v"])])
+
+
+# Whole-clause "i'm zoe" (lowercase, typed or transcribed): a name unless the word is a state.
+NOT_A_NAME_STATE = set("""tired hungry sorry busy angry happy sad ready lazy lucky crazy funny silly dirty thirsty sleepy
+sick ill fine good great ok okay alright home here there back done sure late early free full high low new old
+young tall short big small rich poor broke single married divorced engaged pregnant retired unemployed bored
+lonely scared afraid worried nervous excited upset mad glad cool hot cold warm wet dry drunk sober awake asleep
+alive dead safe lost stuck out in off on up down away gone around outside inside left right wrong correct
+serious joking kidding curious confused stressed exhausted cranky grumpy moody shy quiet loud calm chill relaxed
+fit fat thin skinny strong weak healthy well better worse best worst human normal weird strange odd different
+special blessed grateful thankful proud ashamed embarrassed jealous honest humble famous next first last almost
+also just still really so very too never always sometimes usually fair nice kind mean rude smart dumb stupid
+clever wise bad sure sober hopeful sorted set fed game fun boring annoying annoyed ugly pretty cute hungover
+finished starving freezing dying leaving going coming trying working waiting thinking listening here now yes
+no maybe afk brb bi gay straight trans ace adopted alone free online offline""".split())
+
+
+@rule(r"(?-i:(?:i'?m|i am|im) (?P<v>[a-z][a-z'-]{1,20}))\s*[.!]*$")
+def _name_lowercase(m):
+    word = m["v"]
+    if as_number(word) is not None or word in NOT_A_NAME_STATE or word in NAME_STOPWORDS or word in NOT_NAMES or word in DIETS \
+            or word in OCCUPATIONS or word in LANGUAGES or word in CONDITION_ADJ \
+            or (len(word) >= 5 and re.search(r"(?:ed|ing|ful|less|ous|ive|able|ible|ish|ic|al|ent|ant|ly|est|er)$", word)):
+        return []
+    return [Change("assert", "name", word.title())]
 
 
 # --- location / hometown ---------------------------------------------------------------------
@@ -259,10 +281,16 @@ def _location_retract(m):
 
 
 # "i live in paris now", "i've moved to new york", "we just moved to lisbon", "i'm based in oslo"
+DWELLING = r"(?:house|flat|apartment|condo|place|home|room|cabin|cottage|studio|loft|bungalow|townhouse|farmhouse)"
+
+
 @rule(rf"(?:(?:i|we) (?:(?:{NOW}|happily) )*(?:live|reside|settled)|{IM} (?:(?:{NOW}) )*(?:living|based|"
       rf"located|residing|settled)|(?:{IVE}|we've) been (?:living|based|staying)|"
       rf"(?:i|we|{IVE}|we've) (?:(?:{NOW}|finally) )*(?:moved|relocated)(?: back)?|"
-      r"my (?:home|house|apartment|flat|address) is) (?:in|to|at|near|outside(?: of)?) (?P<v>.+)"
+      r"my (?:home|house|apartment|flat|address) is|"
+      rf"(?:i|we) (?:(?:{NOW}) )*(?:rent|share|own|have|bought|found) (?:a|an|my|our) (?:[\w-]+ )?{DWELLING})"
+      r"(?: (?:together )?with (?:my |our |a |two |three |some )?[\w' -]{1,30}?)?"
+      r" (?:just |right )?(?:in|to|at|near|outside(?: of)?) (?P<v>.+)"
       r"|(?:home (?:for me )?is|i call) (?P<w>.+?)(?: home)?$")
 def _location(m):
     return _each("assert", "location", [as_place(m["v"] or m["w"])])
@@ -281,6 +309,14 @@ def _hometown(m):
 
 
 # --- employer / job --------------------------------------------------------------------------
+# "i'm a 56 year old woman", "i am a nineteen year old student" (the age; and a job when the noun is one)
+@rule(rf"{IM} (?:(?:{NOW}) )*an? {NUMBER}[\s-]+years?[\s-]+old (?P<rest>[\w -]+?)\s*[.!]*$")
+def _age_phrase(m):
+    age = as_number(m["num"])
+    if not age or not 1 <= age <= 120:
+        return []
+    return [Change("assert", "age", str(age))] + _each("assert", "job", [as_occupation(m["rest"])])
+
 # "i quit my job", "i got laid off", "i lost my job at acme"
 @rule(r"i (?:just )?(?:quit|lost|left) my job(?: at (?P<v>.+))?|i (?:just )?got (?:fired|laid off|let go)"
       rf"(?: from (?P<w>.+))?|{IM} (?:now )?unemployed")
@@ -316,13 +352,98 @@ def _job_retract(m):
 
 
 # "i work as a nurse", "my job is teaching"... "i'm a software engineer at google"
+# "my job is fixing bikes", "my job is cleaning cages": the activity is the job
+@rule(r"my (?:(?:day |main |current |new )?job|work) is (?P<v>\w+ing(?: [\w'-]+){0,4})\s*[.!]*$")
+def _job_activity(m):
+    return [Change("assert", "job", trim(m["v"]).lower())]
+
+
 @rule(rf"(?:i (?:(?:{NOW}) )*work as|{IM} (?:(?:{NOW}) )*working as|my (?:job|occupation|profession) is|"
-      rf"{IM} (?:(?:{NOW}|a|an|by profession) )*)\s*(?:an? )?(?P<v>.+?)(?:\s+(?:at|for|with) (?P<org>.+))?$")
+      rf"{IM} (?:(?:{NOW}|a|an|by profession) )*)\s*(?:an? )?(?P<v>.+?)(?:\s+(?P<prep>at|for|with) (?P<org>.+))?$")
 def _job(m):
     job = as_occupation(m["v"])
     if not job:
         return []
-    return [Change("assert", "job", job)] + _each("assert", "employer", [as_org(m["org"]) if m["org"] else None])
+    org = m["org"]
+    if org and m["prep"].lower() == "for" and re.fullmatch(r"(?:\p{Ll}+ )*\p{Ll}+s", org.strip(" .!")):
+        org = None   # "a hair stylist for dogs" serves dogs, it is not employed by them
+    return [Change("assert", "job", job)] + _each("assert", "employer", [as_org(org) if org else None])
+
+
+FIELDS = (r"it|i\.t\.|tech|technology|finance|banking|marketing|sales|retail|construction|health ?care|fast food|"
+          r"hospitality|education|insurance|real estate|advertising|accounting|hr|human resources|law|medicine|"
+          r"nursing|publishing|media|film|tv|television|fashion|logistics|manufacturing|engineering|research|"
+          r"software|cyber ?security|security|design|government|politics|the arts|journalism|pharma|biotech|"
+          r"customer service|admin|administration|recruitment|recruiting|catering|agriculture|farming|mining|"
+          r"energy|telecoms|consulting|management|science|academia|social work|childcare|aviation|shipping|"
+          r"transport|the (?:\w+ )?industry|(?:the )?(?:food|restaurant|hotel|music|film|tech|oil|car|auto) "
+          r"(?:business|industry|sector)|the (?:public|private|charity|nonprofit) sector|it support|a lab|a hospital")
+# Verbs that are a job: "i waitress during the day", "i bartend on weekends"
+VERB_JOBS = {"waitress": "waitress", "bartend": "bartender", "babysit": "babysitter", "freelance": "freelancer",
+             "lifeguard": "lifeguard"}
+
+
+# "i work in construction", "i work in it", "i work fulltime in a shipyard" (a workplace, unnamed)
+@rule(rf"i (?:(?:{NOW}|also) )*work (?:(?:full[- ]?time|part[- ]time|nights|days) )?in (?P<f>{FIELDS})\b"
+      rf"|i (?:(?:{NOW}|also) )*work (?:(?:full[- ]?time|part[- ]time|nights|days) )?(?:in|at) (?P<w>an? [\w -]+)"
+      rf"|(?:i|{IVE}) (?:just )?(?:got|landed|started|found) (?:a |my )?(?:new )?job (?:working )?(?:at|in|with) (?P<x>an? [\w -]+)")
+def _work_in(m):
+    if m["f"]:
+        field = m["f"].lower()
+        return [Change("assert", "job", "IT" if field in ("it", "i.t.") else field)]
+    place = trim(m["w"] or m["x"])
+    words = place.split()
+    return [Change("assert", "employer", " ".join(words[1:]).lower())] if 2 <= len(words) <= 4 else []
+
+
+# "i teach chemistry at a high school", "i coach little league baseball", "i teach"
+@rule(rf"i (?:(?:{NOW}|also) )*(?P<verb>teach|coach|tutor) (?P<v>(?!(?:my|him|her|them|myself|me|you|every|each|twice|"
+      r"once|on|at|in|for|with|from|a lot|sometimes|often|online|part|full)\b)[\w -]+?)"
+      r"(?:\s+(?:at|in|for|to) .*)?$")
+def _teach(m):
+    subject = trim(m["v"])
+    agent = {"teach": "teacher", "coach": "coach", "tutor": "tutor"}[m["verb"].lower()]
+    if not word_count_ok(subject, 3) or subject.lower() in NON_VALUES:
+        return []
+    return [Change("assert", "job", f"{subject.lower()} {agent}")]
+
+
+# "i study law", "i'm studying architecture at university", "i'm in college", "i major in history"
+@rule(rf"(?:i (?:(?:{NOW}|also) )*(?:study|major in)|{IM} (?:(?:{NOW}|also) )*(?:studying|majoring in|doing a (?:degree|phd|"
+      r"masters|master's) in|an? (?:student|phd student|grad student) (?:of|in))) (?P<v>[\w -]+?)(?:\s+(?:at|in) .*)?$"
+      rf"|{IM} (?:(?:{NOW}|also) )*(?:in|at) (?P<s>college|university|uni|grad school|high school|med school|law school|"
+      r"nursing school|school)\b")
+def _student(m):
+    if m["s"]:
+        return [Change("assert", "job", f"{m['s'].lower()} student")]
+    subject = trim(m["v"])
+    if not word_count_ok(subject, 3) or subject.lower() in NON_VALUES or re.match(r"(?:for|hard|late|abroad)\b", subject, flags=F):
+        return []
+    return [Change("assert", "job", f"{subject.lower()} student")]
+
+
+# "i became a school principal", "i trained as a nurse", "i decided to become a life coach"
+@rule(rf"(?:i|{IVE}) (?:(?:{NOW}|finally|eventually|then|later) )*(?:became|become|decided to become|trained as|"
+      r"qualified as|retrained as|got promoted to|was promoted to) (?:an? )?(?P<v>.+)")
+def _became(m):
+    return _each("assert", "job", [as_occupation(m["v"])])
+
+
+# "i walk dogs for a living", "i waitress during the day"
+@rule(rf"i (?P<v>[\w -]+?) for a living\b|i (?:(?:{NOW}|also) )*(?P<verb>{'|'.join(VERB_JOBS)})\b(?!\s+(?:my|him|her|me))")
+def _verb_job(m):
+    if m["verb"]:
+        return [Change("assert", "job", VERB_JOBS[m["verb"].lower()])]
+    return [Change("assert", "job", gerund(m["v"]).lower())] if word_count_ok(m["v"], 4) else []
+
+
+# "i own a dog walking business", "i run my own studio", "i have a small bakery"
+@rule(rf"i (?:(?:{NOW}|also) )*(?:own|run|have|started|opened|manage) (?:my own|an?|our|the family) (?P<v>(?:[\w-]+ ){{0,3}}?"
+      r"(?:business|company|shop|store|studio|restaurant|bakery|cafe|café|bar|pub|firm|salon|practice|agency|"
+      r"startup|clinic|garage|gym|farm|ranch|consultancy))(?=\s*$|\s*[,.!;]|\s+(?:and|with|in|on|that|which|where|called|named)\b)")
+def _own_business(m):
+    value = re.sub(r"^(?:small|little|own|new) ", "", trim(m["v"]).lower())
+    return [Change("assert", "employer", value)]
 
 
 # "i'm retired", "i'm a student"
@@ -436,13 +557,45 @@ NOT_LIKE = r"(?:don'?t|do not|no longer|never) (?:really |much |particularly |ac
 INTENSIFIER = r"(?:(?:really|absolutely|totally|truly|also|just|do|still|actually|honestly|genuinely|now|so|very much|simply|quite|secretly|definitely|deeply|seriously) )*"
 
 
+# "and" inside one liked thing is not a list: "rock and roll", "getting up bright and early".
+FIXED_AND = re.compile(r"\b(?:rock|rhythm|bright|salt|fish|mac|bread|black|pros|arts|drum|hide|cops|bed|"
+                       r"peace|rest|rank|hip hop|cheese|surf|cookies|peanut butter|strawberries|fast|"
+                       r"dungeons|sword|ice)\s+(?:and|&|n)\s+\w+", F)
+# Verbs that start a new clause of their own: "i love hiking but hate running" = "... but i hate running".
+OWN_CLAUSE_VERBS = (r"(?:love|like|enjoy|adore|hate|dislike|detest|prefer|have|own|live|work|study|teach|speak|play|"
+                    r"am|go|drive|volunteer|spend|read|watch)")
+# A liked activity said through who or where: "spending time with my kids" -> "kids".
+LIKE_FRAME = re.compile(r"^(?:spending (?:my |some |quality )?time (?:with|at|in|on)|spend(?:ing)? time (?:with|at|in|on)|"
+                        r"being (?:around|with|at|in|outside in)|time (?:with|at|in|on)|hanging out with)\s+"
+                        r"(?:(?:my|the|our)\s+)?", F)
+LIKE_STOP = re.compile(LIST_STOP.pattern.replace(r"(?:with|since|", r"(?:since|", 1), F)
+ANAPHORA = re.compile(r"(?:it|that|this|them|those|these|him|her|you|one|all|both|em|'em|them all|it all)$", F)
+
+
 def _like_values(raw: str) -> list[str]:
-    raw = trim(raw)
-    if re.match(r"to\s+\w", raw, flags=F):
-        raw = gerund(raw[3:].strip())
-    if re.match(r"(?:it|that|this|you|how|when|where|what|being|the way|the idea|my job when)\b", raw, flags=F):
+    raw = trim(raw, LIKE_STOP)
+    if re.match(r"(?:it|that|this|those|these|them|you|how|when|where|what|the way|the idea|my job when|a lot of)\b",
+                raw, flags=F):
         return []
-    return split_items(raw)
+    verbs = bool(re.match(r"to\s+\w", raw, flags=F))
+    raw = raw[3:].strip() if verbs else raw
+    # a letter that no list splits on holds a fixed phrase together: "rockǀandǀroll"
+    protected = FIXED_AND.sub(lambda m: m.group(0).replace(" ", "\u01c0"), raw)
+    parts = [p.replace("\u01c0", " ") for p in split_items(protected)]
+    out = []
+    for part in parts:
+        value = gerund(part) if verbs else part
+        value = LIKE_FRAME.sub("", value).strip()
+        words = value.split()
+        if not words or ANAPHORA.search(value) or (not verbs and part is not parts[0] and
+                                                   re.match(rf"{OWN_CLAUSE_VERBS}\b", part, flags=F)):
+            continue
+        out.append(value)
+    # "exploring the ice and snow": a lone noun after a gerund with an object belongs to it
+    if len(out) == 2 and len(out[0].split()) >= 3 and out[0].split()[0].endswith("ing") and \
+            len(out[1].split()) == 1 and not out[1].endswith("ing"):
+        out = [f"{out[0]} and {out[1]}"]
+    return out
 
 
 # "i don't like olives anymore", "i no longer enjoy running", "i'm not into jazz anymore"
@@ -468,13 +621,68 @@ def _dislikes(m):
 
 # "i like jazz and hiking", "i really love spicy food", "i'm a big fan of chess", "i'm into climbing"
 @rule(rf"i {INTENSIFIER}{LIKE_VERBS} (?P<v>.+)|{IM} {INTENSIFIER}(?:a (?:(?:big|huge|massive|great) )?fan of|"
-      r"(?:really )?into|keen on|passionate about|obsessed with|crazy about|addicted to) (?P<w>.+)")
+      r"(?:really )?into|keen on|passionate about|obsessed with|crazy about|addicted to|(?:very |really )?interested in|"
+      r"a (?:(?:big|huge) )?(?:sucker|lover) (?:for|of)) (?P<w>.+)"
+      r"|i (?:also )?(?:prefer|have a (?:soft spot|weakness|passion|thing) for) (?P<x>.+)"
+      r"|my (?:(?:favou?rite|main|only|biggest) )?(?:hobby is|hobbies are|hobbies include|passion is|passions are) (?P<y>.+)")
 def _likes(m):
-    return _each("assert", "likes", _like_values(m["v"] or m["w"]))
+    preferred = re.sub(r"\s+(?:to|over|rather than|more than|instead of|than)\s+.*$", "", m["x"] or "", flags=F)
+    return _each("assert", "likes", _like_values(m["v"] or m["w"] or preferred or m["y"]))
+
+
+AGENT_HOBBY = {"reader": "reading", "cyclist": "cycling", "hiker": "hiking", "biker": "biking",
+               "dancer": "dancing", "skater": "skating", "baker": "baking", "gamer": "gaming", "diver": "diving",
+               "traveler": "travelling", "traveller": "travelling", "collector": "collecting"}
+
+
+def _hobby(noun: str) -> str:
+    """'kayaker' -> 'kayaking', 'runner' -> 'running', 'reader' -> 'reading'."""
+    noun = noun.lower()
+    if noun in AGENT_HOBBY:
+        return AGENT_HOBBY[noun]
+    stem = noun[:-2] if noun.endswith(("er", "or")) else noun[:-3] if noun.endswith("ist") else noun
+    return stem + "ing"
+
+
+def _loved(thing: str) -> str:
+    """'animal' (of "animal lover") -> 'animals'; 'music' stays."""
+    thing = thing.lower()
+    countable = re.fullmatch(rf"{PETS}|animal|book|plant|horse|car|bird", thing, flags=F)
+    return thing + "s" if countable and not thing.endswith("s") else thing
+
+
+# "i'm an avid reader", "i am a keen cyclist", "i'm a big animal lover", "i'm a huge music lover"
+@rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|passionate|enthusiastic|big|huge|massive|great|true|total|"
+      r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+)?)\s*[.!]*$"
+      rf"|{IM} (?:(?:{NOW}|also) )*an? (?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)\s*[.!]*$")
+def _likes_agent(m):
+    if m["w"]:
+        return [Change("assert", "likes", _loved(m["w"]))]
+    words = m["v"].split()
+    if words[-1].lower() in ("fan", "lover", "enthusiast", "buff", "nut"):
+        return [Change("assert", "likes", _loved(" ".join(words[:-1])))] if len(words) > 1 else []
+    if not re.search(r"(?:er|or|ist)$", words[-1], flags=F):
+        return []
+    return [Change("assert", "likes", " ".join([*words[:-1], _hobby(words[-1])]))]
+
+
+# "horror movies are my favorites", "pizza is my favourite"
+@rule(rf"(?!(?:i|it|that|this|what|which|who|there|they|he|she|you|we)\b)(?P<v>[\w' -]{{1,40}}?) (?:is|are) "
+      rf"(?:(?:definitely|probably|totally|still|always) )?my (?:absolute |all[- ]time )?{FAV}s?\s*[.!]*$")
+def _likes_favorite(m):
+    return _each("assert", "likes", _like_values(m["v"]))
 
 
 # --- pets ------------------------------------------------------------------------------------
+NAMED_GROUP = re.compile(rf"(?:{COUNT}\s+)?(?:[\w-]+\s+)?(?P<kind>{PETS}) (?:named|called) (?P<names>[\w'-]+"
+                         r"(?:(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+)[\w'-]+)+)$", F)
+
+
 def _pet_values(raw: str) -> list[str]:
+    group = match_start(NAMED_GROUP, trim(raw))
+    if group:   # "two cats called mochi and pixel": one pet per name
+        kind = _singular(group["kind"])
+        return [f"{kind} named {titled(n)}" for n in re.split(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", group["names"])]
     out = []
     for item in re.split(r"\s*(?:,\s*and|,|\band\b|\bplus\b)\s*", trim(raw), flags=F):
         pm = re.fullmatch(rf"(?:{COUNT}\s+)?(?:(?:little|old|young|new|pet|rescue|big|small|\w+-year-old)\s+)*"
@@ -505,12 +713,18 @@ def _no_pets(m):
 
 
 # "my dog's name is rex", "my cat is called luna"
-@rule(rf"my (?P<kind>{PETS})(?:'s name is|s name is| is called| is named| name is) (?P<name>[\w'-]+)")
+@rule(rf"my (?P<kind>{PETS})(?:'s name is|s name is| is called| is named| name is|'s called|s called|'s named) "
+      rf"(?P<name>[\w'-]+)|my (?P<kind2>{PETS}) (?P<name2>(?-i:\p{{Lu}}\p{{Ll}}+))\b(?! (?:and i|i)\b)")
 def _pet_named(m):
-    kind = m["kind"].lower()
-    if kind.endswith("s") and not kind.endswith("ss"):
-        kind = kind[:-1]          # "my cats name is luna" (speech-to-text drops the apostrophe)
-    return [Change("retract", "pet", kind), Change("assert", "pet", f"{kind} named {titled(m['name'])}")]
+    kind = _singular(m["kind"] or m["kind2"])   # "my cats name is luna": speech-to-text drops the apostrophe
+    return [Change("retract", "pet", kind), Change("assert", "pet", f"{kind} named {titled(m['name'] or m['name2'])}")]
+
+
+def _singular(kind: str) -> str:
+    kind = kind.lower()
+    if kind.endswith("ies"):
+        return kind[:-3] + "y"
+    return kind[:-1] if kind.endswith("s") and not kind.endswith("ss") else kind
 
 
 # "i have a dog named rex", "i've got two cats", "we have a parrot", "i own a horse"
@@ -573,9 +787,38 @@ def _mine_clause(clause: str) -> list[Change]:
     return _first(RAW_RULES, clause) or _first(RULES, body)
 
 
-def mine_statements(text: str) -> list[Change]:
+# "i love cats! i have one myself": a count with no noun takes the animal just mentioned.
+FOLLOW_UP_PET = re.compile(r"^(?:and |actually |in fact )?(?:i (?:have|own|got)|i've got|ive got) (?P<c>one|two|three|four|five|"
+                           r"a couple|a few|\d{1,2})(?: of (?:them|those|my own))?(?: myself| too| as well| at home| of my own)?"
+                           r"\s*[.!]*$", F)
+
+
+def _follow_up(sentence: str, mentioned: str | None) -> list[Change]:
+    m = match_start(FOLLOW_UP_PET, strip_lead(sentence))
+    if not m or not mentioned:
+        return []
+    kind = _singular(mentioned)
+    count = m["c"].lower()
+    return [Change("assert", "pet", kind if count == "one" else f"{count} {kind}s" if not kind.endswith("s") else f"{count} {kind}")]
+
+
+ANIMAL = re.compile(rf"\b(?P<a>{PETS})\b", F)
+
+
+def last_animal(text: str) -> str | None:
+    """The last animal named in text, for a follow-up like "i have one too"."""
+    found = [m["a"] for m in ANIMAL.finditer(text, timeout=TIMEOUT_S)] if len(text) < 2000 else []
+    return found[-1] if found else None
+
+
+def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
+    """The facts in statements (not commands); `mentioned`: an animal named earlier in the turn."""
     changes: list[Change] = []
     for sentence in SENTENCE_SPLIT.split(text):
+        follow = _follow_up(sentence.strip(), mentioned)
+        if follow:
+            changes += follow
+            continue
         sentence = sentence.strip()
         body = strip_lead(sentence)
         if not sentence or sentence.endswith("?") or match_start(HYPOTHETICAL, body) or match_start(QUESTION, body):
@@ -587,5 +830,29 @@ def mine_statements(text: str) -> list[Change]:
             changes.append(Change("assert", "diet", "pescatarian"))
             continue
         for clause in clauses(sentence):
-            changes += _mine_clause(clause.rstrip(".!"))
+            for part in _coordinated(clause):
+                changes += _mine_clause(part.rstrip(".!"))
+        mentioned = last_animal(sentence) or mentioned
     return changes
+
+
+I_SUBJECT = re.compile(r"^(?:i|i'm|im|i am|i've|ive|i have)\b", F)
+COORDINATED = re.compile(rf"(?:,\s*|\s+)(?:and|but|and also|but also|and i also|yet)\s+(?=(?:(?:really|also|absolutely|"
+                         rf"totally|just|still|do) )*{OWN_CLAUSE_VERBS}\b)", F)
+VERB_LIST = re.compile(r"\b(?:like|love|enjoy|prefer|hate)s? to\b", F)
+
+
+def _coordinated(clause: str) -> list[str]:
+    """"i love hiking but hate running" -> ["i love hiking", "i hate running"]: a verb joined without
+    its own "i" still has the speaker as subject. Not inside a verb list ("i like to read and swim")."""
+    body = strip_lead(clause)
+    if not match_start(I_SUBJECT, body):
+        return [clause]
+    parts, start = [], 0
+    for m in COORDINATED.finditer(clause):
+        if search_in(VERB_LIST, clause[start:m.start()]):
+            break
+        parts.append(clause[start:m.start()])
+        start = m.end()
+    parts.append(clause[start:])
+    return [parts[0]] + [f"i {p}" for p in parts[1:]]
