@@ -26,7 +26,8 @@ LEAD = (r"(?:(?:well|so|oh|ok|okay|and|also|but|actually|btw|by the way|hey|hi|h
         r"no(?=[,.!])|nope|um+|uh+|er|hmm+|anyway|anyways|right|alright|honestly|oh and|glados|hey glados|"
         r"ok glados|listen|guess what|you know what|fun fact|update|correction|quick update|"
         r"as of today|as of now|these days|nowadays|now|since last week|since last month|"
-        r"since yesterday|last week|last month|last year|recently|lately)\b[\s,:;!.-]*)*")
+        r"since yesterday|last week|last month|last year|recently|lately|in my (?:free|spare) time|for fun|"
+        r"on weekends|at weekends)\b[\s,:;!.-]*)*")
 
 MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
@@ -50,7 +51,7 @@ TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|thoug
 LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,|\band\b|\bor\b|&|\bplus\b|\bas well as\b|"
                         r"\bnor\b)\s*", F)
 ARTICLE = re.compile(r"^(?:a|an|the|some|any|all|both|either|eating|most|certain|also)\s+", F)
-NON_VALUES = {"", "it", "that", "this", "them", "him", "her", "you", "u", "ya", "there", "here",
+NON_VALUES = {"", "out", "in", "up", "around", "it", "that", "this", "them", "him", "her", "you", "u", "ya", "there", "here",
               "those", "these", "what", "so", "too", "one", "stuff", "things", "everything",
               "anything", "nothing", "something", "much", "a lot", "lots", "to", "me", "myself",
               "yourself", "not", "no", "yes", "how", "when", "where", "why", "the way", "which"}
@@ -88,11 +89,12 @@ def titled(value: str) -> str:
     return value.title() if value == value.lower() else value
 
 
-def split_items(value: str, max_items: int = 8) -> list[str]:
-    """'peanuts, tree nuts and shellfish' -> ['peanuts', 'tree nuts', 'shellfish']."""
+def split_items(value: str, max_items: int = 8, stop: re.Pattern = LIST_STOP) -> list[str]:
+    """'peanuts, tree nuts and shellfish' -> ['peanuts', 'tree nuts', 'shellfish']. `stop`: where
+    the list ends (commas inside it separate items)."""
     out = []
-    for part in LIST_SPLIT.split(trim(value, LIST_STOP)):
-        part = ARTICLE.sub("", trim(part)).strip()
+    for part in LIST_SPLIT.split(trim(value, stop)):
+        part = ARTICLE.sub("", trim(part, stop)).strip()
         if part and part.lower() not in NON_VALUES and len(part) <= 60 and part not in out:
             out.append(part)
     return out[:max_items]
@@ -166,7 +168,7 @@ dermatologist cardiologist anesthesiologist pediatrician neurologist surgeon pos
 mailman carer caregiver housekeeper homemaker secretary stylist tattooist comedian
 composer conductor filmmaker animator podcaster blogger influencer shopkeeper clergyman
 priest pastor rabbi imam monk nun professor postdoc phd researcher
-guide coach principal maid nanny tutor vet chef nurse cook clerk
+guide coach principal maid nanny tutor vet chef nurse cook clerk custodian guardian
 """.split())
 OCCUPATION_PLURAL = {w + "s" for w in OCCUPATIONS}
 
@@ -249,7 +251,9 @@ def gerund(phrase: str) -> str:
     """'to hike' -> 'hiking', 'to play tennis' -> 'playing tennis' (likes are nouns)."""
     words = phrase.split()
     verb = words[0].lower()
-    if verb.endswith("ie"):
+    if verb == "be":
+        verb = "being"
+    elif verb.endswith("ie"):
         verb = verb[:-2] + "ying"
     elif verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
         verb = verb[:-1] + "ing"
@@ -269,7 +273,8 @@ summer winter water paper letter matter sucker tiger danger cancer weather flowe
 character disaster hamster killer joker gambler procrastinator perfectionist optimist pessimist realist
 romantic vegetarian pescatarian libertarian humanitarian christian guardian veteran grandmother grandfather
 grandma grandpa aunt uncle cousin nephew niece twin fighter lady gentleman man woman gentlewoman boy girl kid
-adult teenager senior minor citizen resident native local immigrant""".split())
+adult teenager senior minor citizen resident native local immigrant feminist socialist capitalist communist
+atheist racist pacifist minimalist idealist environmentalist activist humanist nationalist loner""".split())
 # "i'm not a nurse", "i'm a big fan", "i'm an avid reader", "a native dutch speaker": not a job.
 NOT_JOB_OPENERS = set("""not no never married engaged dating bit little lot huge big good bad great avid keen
 passionate enthusiastic massive true total real die-hard diehard lifelong native fellow proud""".split())
@@ -301,13 +306,13 @@ state province capital outskirts seaside midwest south north east west""".split(
 # "i grew up in the industry", "in the eighties": a setting, not a place.
 NOT_PLACES = re.compile(r"^the (?:industry|business|system|church|faith|military|army|navy|spotlight|"
                         r"limelight|family business|world of|arts|theat(?:er|re)|circus|game|field|trade|scene|"
-                        r"internet|(?:19|20)?\d0'?s|(?:sixties|seventies|eighties|nineties))\b", F)
+                        r"internet|(?:early|late|mid) |(?:19|20)?\d0 ?'?s|(?:sixties|seventies|eighties|nineties))\b", F)
 
 
 def as_place(value: str) -> str | None:
     """'new york city now' -> 'New York City'; 'a small flat in leeds' -> 'Leeds'."""
     value = trim(value)
-    if NOT_PLACES.match(value):
+    if NOT_PLACES.match(value) or re.match(r"(?:this|that|these|those|here|there|my|your|his|her|our|their)\b", value, flags=F):
         return None
     inner = re.search(r"^(?:a|an|the)\s.*?\b(?:in|near|outside|of|called|named)\s+(.+)$", value, flags=F)
     if inner:

@@ -297,8 +297,8 @@ def _location(m):
 
 
 # "i was born in 1990" -> birthday; "i was born in leeds" -> hometown
-@rule(rf"(?:{IM} (?:originally )?from|i (?:originally )?come from|i grew up in|i was (?:born|raised)"
-      r"(?: and (?:raised|bred))? in|my (?:hometown|home town) is|{IM} a native of) (?P<v>.+)")
+@rule(rf"(?:{IM} (?:originally )?from|i (?:originally )?come from|i grew up (?:in|on)|i was (?:born|raised)"
+      r"(?: and (?:raised|bred))? in|i was raised on|my (?:hometown|home town) is|{IM} a native of) (?P<v>.+)")
 def _hometown(m):
     value = trim(m["v"])
     if re.fullmatch(rf"(?:{MONTHS}\s+)?\d{{4}}", value, flags=F):
@@ -491,7 +491,7 @@ def _partner(m):
 
 
 # --- favourites ------------------------------------------------------------------------------
-FAV = r"(?:favou?rite|fav|fave|most loved)"
+FAV = r"(?:favou?rite|fav|fave|most loved|preferred)"
 THING_ALIASES = {"programming_language": "language", "coding_language": "language",
                  "colour": "color", "programming_languages": "language", "colours": "color",
                  "movie_of_all_time": "movie", "tv_show": "show", "tv_series": "show"}
@@ -500,6 +500,8 @@ THING_ALIASES = {"programming_language": "language", "coding_language": "languag
 def fav_key(thing: str) -> str | None:
     thing = re.sub(r"\s+(?:of all time|ever|right now|at the moment|now|these days|currently|lately)$", "",
                    thing.strip().lower())
+    # "type of music to sing" -> "music"; "kind of movie" -> "movie"
+    thing = re.sub(r"^(?:type|kind|sort|genre|style|brand) of\s+|\s+to \w+$", "", thing)
     thing = re.sub(r"[^a-z0-9 ]", "", thing).strip().replace(" ", "_")
     thing = THING_ALIASES.get(thing, thing)
     if thing.endswith("s") and not thing.endswith("ss") and len(thing) > 3:
@@ -569,7 +571,7 @@ LIKE_FRAME = re.compile(r"^(?:spending (?:my |some |quality )?time (?:with|at|in
                         r"being (?:around|with|at|in|outside in)|time (?:with|at|in|on)|hanging out with)\s+"
                         r"(?:(?:my|the|our)\s+)?", F)
 LIKE_STOP = re.compile(LIST_STOP.pattern.replace(r"(?:with|since|", r"(?:since|", 1), F)
-ANAPHORA = re.compile(r"(?:it|that|this|them|those|these|him|her|you|one|all|both|em|'em|them all|it all)$", F)
+ANAPHORA = re.compile(r"(?:^|\s)(?:it|that|this|them|those|these|him|her|you|one|all|both|em|'em)$", F)
 
 
 def _like_values(raw: str) -> list[str]:
@@ -577,14 +579,18 @@ def _like_values(raw: str) -> list[str]:
     if re.match(r"(?:it|that|this|those|these|them|you|how|when|where|what|the way|the idea|my job when|a lot of)\b",
                 raw, flags=F):
         return []
+    if re.match(r"to (?:be|have|get|make|keep|feel|know|think)\b", raw, flags=F):
+        return []       # "i prefer to be more free spirited": a wish about oneself, not a liked thing
     verbs = bool(re.match(r"to\s+\w", raw, flags=F))
     raw = raw[3:].strip() if verbs else raw
     # a letter that no list splits on holds a fixed phrase together: "rockǀandǀroll"
     protected = FIXED_AND.sub(lambda m: m.group(0).replace(" ", "\u01c0"), raw)
-    parts = [p.replace("\u01c0", " ") for p in split_items(protected)]
+    parts = [p.replace("\u01c0", " ") for p in split_items(protected, stop=LIKE_STOP)]
     out = []
     for part in parts:
-        value = gerund(part) if verbs else part
+        # "to watch nascar racing and ufc": a lone noun after a verb with an object is another object
+        value = gerund(part) if verbs and not (part is not parts[0] and len(parts[0].split()) > 1
+                                               and len(part.split()) == 1) else part
         value = LIKE_FRAME.sub("", value).strip()
         words = value.split()
         if not words or ANAPHORA.search(value) or (not verbs and part is not parts[0] and
@@ -653,7 +659,7 @@ def _loved(thing: str) -> str:
 
 # "i'm an avid reader", "i am a keen cyclist", "i'm a big animal lover", "i'm a huge music lover"
 @rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|passionate|enthusiastic|big|huge|massive|great|true|total|"
-      r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+)?)\s*[.!]*$"
+      r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2})\s*[.!]*$"
       rf"|{IM} (?:(?:{NOW}|also) )*an? (?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)\s*[.!]*$")
 def _likes_agent(m):
     if m["w"]:
@@ -772,7 +778,8 @@ def _first(rules: list[tuple[re.Pattern, Handler]], text: str) -> list[Change]:
 
 
 # A hedge or a joke is not a fact: "i'm kind of allergic to mornings haha", "oh great, i just love mondays".
-HEDGE = re.compile(r"\b(?:kind of|kinda|sort of|sorta)\b", F)
+HEDGE = re.compile(r"(?<!\b(?:favou?rite|a|the|this|that|what|any|every|some|one|other|same|which|no|all|"
+                   r"different|new|my|your|his|her|our|their)\s)\b(?:kind of|sort of)\b|\b(?:kinda|sorta)\b", F)
 JOKE = re.compile(r"\b(?:ha(?:ha)+h?|he(?:he)+|lol|lmao|rofl|jk|j/k|just kidding|just joking|kidding)\b|/s$|;\)|:p\b", F)
 SARCASM = re.compile(r"^(?:oh|ah)[\s,]+(?:great|joy|wonderful|fantastic|brilliant|perfect|goody|sure|yay)\b|"
                      r"^(?:yeah|ya) right\b|^great,? just great\b|^(?:wow|gee),? thanks\b", F)
