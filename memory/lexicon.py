@@ -46,7 +46,8 @@ STOP_WORDS = (
 VALUE_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[,;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
 # The same for lists, where commas separate items: "shellfish, eggs and tree nuts".
 LIST_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
-TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|though|lol|haha|originally|lately|"
+TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|though|lol|haha|originally|lately|a lot|"
+                   r"the (?:best|most)|so much|very much|more than anything|"
                    r"then|currently|as well|either|please|thanks|ok|okay))+\s*$|[\s,;.!?\"']+$", F)
 LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,|\band\b|\bor\b|&|\bplus\b|\bas well as\b|"
                         r"\bnor\b)\s*", F)
@@ -358,12 +359,23 @@ def normalise(text: str) -> str:
     return SPACES.sub(" ", text).strip()
 
 
+# ", and read" after "i like to hike, swim" ends the list; it is not a clause of its own.
+LIST_END = re.compile(r"^(?:and|or)\s+(?!(?:i|i'm|im|my|we|also|actually|then)\b)", F)
+LIST_SO_FAR = re.compile(r",|\bto \w+", F)
+
+
 def clauses(sentence: str) -> list[str]:
     try:
         parts = CLAUSE_SPLIT.split(sentence, timeout=TIMEOUT_S)
     except TimeoutError:
         return [sentence]
-    return [p.strip(" ,;") for p in parts if p and p.strip(" ,;")]
+    out: list[str] = []
+    for part in (p.strip(" ,;") for p in parts if p and p.strip(" ,;")):
+        if out and match_start(LIST_END, part) and search_in(LIST_SO_FAR, out[-1]):
+            out[-1] = f"{out[-1]}, {part}"
+        else:
+            out.append(part)
+    return out
 
 
 def strip_lead(clause: str) -> str:

@@ -570,6 +570,11 @@ OWN_CLAUSE_VERBS = (r"(?:love|like|enjoy|adore|hate|dislike|detest|prefer|have|o
 LIKE_FRAME = re.compile(r"^(?:spending (?:my |some |quality )?time (?:with|at|in|on)|spend(?:ing)? time (?:with|at|in|on)|"
                         r"being (?:around|with|at|in|outside in)|time (?:with|at|in|on)|hanging out with)\s+"
                         r"(?:(?:my|the|our)\s+)?", F)
+COMMON_VERBS = (r"(?:read|play|watch|go|spend|hang|cook|bake|swim|run|write|travel|dance|sing|draw|paint|hike|ride|eat|"
+                r"drink|listen|explore|visit|learn|garden|knit|sew|fish|hunt|camp|ski|surf|shop|grill|lift|do|make|take|"
+                r"meet|see|try|work|relax|sleep|build|fix|collect|sit|walk|jog|bike|cycle|climb|sail|study|teach|help|"
+                r"volunteer|chat|talk|code|program|craft|bowl|golf|skate|snowboard|spend|stay|get|have|keep|feed|"
+                r"care|look|sleep|binge|browse|scroll|stream|tinker|practice|practise|train|host|throw|attend|join)")
 LIKE_STOP = re.compile(LIST_STOP.pattern.replace(r"(?:with|since|", r"(?:since|", 1), F)
 ANAPHORA = re.compile(r"(?:^|\s)(?:it|that|this|them|those|these|him|her|you|one|all|both|em|'em)$", F)
 
@@ -588,12 +593,14 @@ def _like_values(raw: str) -> list[str]:
     parts = [p.replace("\u01c0", " ") for p in split_items(protected, stop=LIKE_STOP)]
     out = []
     for part in parts:
-        # "to watch nascar racing and ufc": a lone noun after a verb with an object is another object
-        value = gerund(part) if verbs and not (part is not parts[0] and len(parts[0].split()) > 1
-                                               and len(part.split()) == 1) else part
+        # "to watch movies and tv shows": after the first, only a verb starts a new activity
+        value = gerund(part) if verbs and (part is parts[0] or re.match(rf"{COMMON_VERBS}\b", part, flags=F)) else part
+        value = re.sub(r"^(?:(?:all|different|many|lots of|various) )?(?:kinds|types|sorts) of\s+", "", value, flags=F)
         value = LIKE_FRAME.sub("", value).strip()
         words = value.split()
-        if not words or ANAPHORA.search(value) or (not verbs and part is not parts[0] and
+        if re.match(r"\w+ing (?:it|them|that|this|those)\b", value, flags=F):
+            return out      # "to drink it with milk and sugar": what follows belongs to "it"
+        if not words or ANAPHORA.search(value) or re.search(r"\bthings$", value, flags=F) or (not verbs and part is not parts[0] and
                                                    re.match(rf"{OWN_CLAUSE_VERBS}\b", part, flags=F)):
             continue
         out.append(value)
@@ -685,12 +692,13 @@ NAMED_GROUP = re.compile(rf"(?:{COUNT}\s+)?(?:[\w-]+\s+)?(?P<kind>{PETS}) (?:nam
 
 
 def _pet_values(raw: str) -> list[str]:
-    group = match_start(NAMED_GROUP, trim(raw))
+    raw = trim(raw, LIST_STOP)
+    group = match_start(NAMED_GROUP, raw)
     if group:   # "two cats called mochi and pixel": one pet per name
         kind = _singular(group["kind"])
         return [f"{kind} named {titled(n)}" for n in re.split(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", group["names"])]
     out = []
-    for item in re.split(r"\s*(?:,\s*and|,|\band\b|\bplus\b)\s*", trim(raw), flags=F):
+    for item in re.split(r"\s*(?:,\s*and|,|\band\b|\bplus\b)\s*", raw, flags=F):
         pm = re.fullmatch(rf"(?:{COUNT}\s+)?(?:(?:little|old|young|new|pet|rescue|big|small|\w+-year-old)\s+)*"
                           rf"(?P<kind>(?:[\w-]+\s+)?{PETS})(?:\s+(?:named|called)\s+(?P<name>[\w'-]+))?",
                           item.strip(), flags=F)
