@@ -42,6 +42,9 @@ NOTE_TRIGGERS = [
 NOTE = re.compile(
     rf"(?:^{LEAD}|[,.;:!]\s*(?:{LEAD})|\b(?:and|also|oh|so|please|ok|okay|hey)\s+)"
     rf"(?:{'|'.join(NOTE_TRIGGERS)})[\s:,-]+(?P<v>.+)$", F)
+# Every trigger holds one of these: a cheap test before the search.
+NOTE_WORDS = ("remember", "note", "mind", "record", "fyi", "information", "memor", "jot", "write", "store", "log",
+              "save", "know", "aware", "heads up", "remind", "file", "forget", "reference")
 REMEMBER_NOT_A_NOTE = re.compile(r"^(?:when|how|what|where|who|why|me|us|the time|that time|it|him|her)\b", F)
 
 FORGET = re.compile(
@@ -73,6 +76,9 @@ FORGET_TARGETS = [
 
 def note(sentence: str) -> tuple[Command, list[Change]] | None:
     """"remember that my sister's birthday is may 3" -> a note; inner facts win over a note."""
+    folded = sentence.casefold()
+    if not any(word in folded for word in NOTE_WORDS):
+        return None
     m = search_in(NOTE, sentence)
     if not m:
         return None
@@ -151,6 +157,9 @@ LIST = re.compile(
 WHY = re.compile(LEAD_IN + r"(?:why|how) do you (?:think|know|believe|remember|say)(?: that)? "
                  r"(?P<rest>(?:i|i'm|im|i've|ive|i am|i have|my)\b.+?)[?.!]*$", F)
 WH = r"(?:what|where|who|when|how old|how)"
+# How every memory question opens (or it ends with "?"): a cheap test before the patterns.
+ASKING = re.compile(LEAD_IN + r"(?:what|what's|whats|where|who|who's|when|when's|why|how|do|does|did|am|is|are|can|"
+                    r"could|tell|remind|list|show)\b", F)
 EMBEDDED = re.compile(LEAD_IN + r"(?:do you (?:know|remember|recall)|can you (?:tell|remind) me|could you (?:tell|remind) "
                       rf"me|tell me|remind me)\s+(?P<t>(?:{WH}\b|my\b).+?)[?.!]*$", F)
 ASK_KEYS: list[tuple[str, tuple[str, ...]]] = [
@@ -184,6 +193,8 @@ FAV_ASK = re.compile(LEAD_IN + rf"what(?:'s| is| are) my {FAV} (?P<t>[\w ]{{1,30
 
 def question(sentence: str) -> Command | None:
     """A memory question about the user: list, why, or a plain question (ask) with its keys."""
+    if not sentence.endswith("?") and not match_start(ASKING, sentence):
+        return None
     if search_in(LIST, sentence):
         return Command("list")
     why = search_in(WHY, sentence)
@@ -213,6 +224,7 @@ CORRECTION = re.compile(
     rf"^(?P<oops>(?:{OOPS}[\s,!.:;-]+)*)(?P<meant>{MEANT})\s+(?P<new>.+?)(?:,?\s+not\s+(?P<old>[^,.!?]+))?[\s.!]*$"
     rf"|^(?:{OOPS}[\s,!.:;-]+)+(?P<new2>[^,.!?]+?),?\s+not\s+(?P<old2>[^,.!?]+?)[\s.!]*$"
     rf"|^(?P<new3>[\w' -]{{2,40}}?),\s*not\s+(?P<old3>[\w' -]{{2,40}}?)[\s.!]*$", F)
+CORRECTION_WORDS = ("mean", "said", "not ", "it's", "its ", "it is", "should be", "make that")
 # Said after "no, I mean ...", these are not a value: "I mean, the weather is nice".
 NOT_A_CORRECTION = re.compile(r"^(?:the other|that|this|it|what|how|why|when|who|so|really|sure|fine|ok|okay|"
                               r"nothing|anything|you|yes|no|a joke|kidding|joking|the same|well|like)\b|"
@@ -224,6 +236,9 @@ WEAK_MEANT = {"it's", "its", "it is", "should be", "not", "i mean"}
 
 def correction(sentence: str) -> list[Change] | None:
     """The corrected value of what the user said a moment ago, or None when this is not a correction."""
+    folded = sentence.casefold()
+    if not any(word in folded for word in CORRECTION_WORDS):
+        return None
     m = match_start(CORRECTION, sentence)
     if not m:
         return None

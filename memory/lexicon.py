@@ -58,16 +58,20 @@ NON_VALUES = {"", "out", "in", "up", "around", "it", "that", "this", "them", "hi
               "yourself", "not", "no", "yes", "how", "when", "where", "why", "the way", "which"}
 
 
+# The regex timeout doubles the cost of a match; a clause this short cannot backtrack for long.
+TIMEOUT_FROM_CHARS = 160
+
+
 def search_in(pattern: re.Pattern, text: str):
     try:
-        return pattern.search(text, timeout=TIMEOUT_S)
+        return pattern.search(text, timeout=TIMEOUT_S if len(text) > TIMEOUT_FROM_CHARS else None)
     except TimeoutError:
         return None
 
 
 def match_start(pattern: re.Pattern, text: str):
     try:
-        return pattern.match(text, timeout=TIMEOUT_S)
+        return pattern.match(text, timeout=TIMEOUT_S if len(text) > TIMEOUT_FROM_CHARS else None)
     except TimeoutError:
         return None
 

@@ -15,7 +15,8 @@ import regex as re
 from .intent import Change, Op
 from .lexicon import (
     COUNT, DIET, DIETS, F, HYPOTHETICAL, IDONT, IF_ANYWHERE, IM, IVE, LANGUAGES, LEAD, LIST_STOP, MONTHS,
-    NAME_STOPWORDS, NON_VALUES, NOT_NAMES, NOW, NUMBER, OCCUPATIONS, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_S,
+    NAME_STOPWORDS, NON_VALUES, NOT_NAMES, NOW, NUMBER, OCCUPATIONS, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS,
+    TIMEOUT_S,
     as_name, as_number, as_occupation, as_org, as_place, clauses, gerund, match_start, search_in, split_items,
     strip_lead, titled, trim, word_count_ok,
 )
@@ -26,19 +27,19 @@ from .lexicon import (
 # negations and retractions come before the positive forms they resemble.
 # --------------------------------------------------------------------------------------------
 Handler = Callable[[re.Match], list[Change]]
-RULES: list[tuple[re.Pattern, Handler]] = []
+Rule = tuple[re.Pattern, Handler, tuple[str, ...]]
+RULES: list[Rule] = []
+RAW_RULES: list[Rule] = []   # matched before the lead words are stripped
 
 
-RAW_RULES: list[tuple[re.Pattern, Handler]] = []   # matched before the lead words are stripped
-
-
-def rule(pattern: str, raw: bool = False):
+def rule(pattern: str, raw: bool = False, needs: tuple[str, ...] = ()):
     """Register a handler for a clause pattern; the clause's lead words ("well, actually") are
-    already stripped unless raw."""
+    already stripped unless raw. `needs`: words one of which the clause must hold, checked before
+    the pattern runs (for the patterns that must scan the whole clause)."""
     compiled = re.compile(rf"^(?:{pattern})", F)
 
     def register(handler: Handler) -> Handler:
-        (RAW_RULES if raw else RULES).append((compiled, handler))
+        (RAW_RULES if raw else RULES).append((compiled, handler, needs))
         return handler
     return register
 
@@ -430,7 +431,8 @@ def _became(m):
 
 
 # "i walk dogs for a living", "i waitress during the day"
-@rule(rf"i (?P<v>[\w -]+?) for a living\b|i (?:(?:{NOW}|also) )*(?P<verb>{'|'.join(VERB_JOBS)})\b(?!\s+(?:my|him|her|me))")
+@rule(rf"i (?P<v>[\w -]+?) for a living\b|i (?:(?:{NOW}|also) )*(?P<verb>{'|'.join(VERB_JOBS)})\b(?!\s+(?:my|him|her|me))",
+      needs=("for a living", *VERB_JOBS))
 def _verb_job(m):
     if m["verb"]:
         return [Change("assert", "job", VERB_JOBS[m["verb"].lower()])]
@@ -492,6 +494,7 @@ def _partner(m):
 
 # --- favourites ------------------------------------------------------------------------------
 FAV = r"(?:favou?rite|fav|fave|most loved|preferred)"
+FAV_WORDS = ("fav", "most loved", "preferred")
 THING_ALIASES = {"programming_language": "language", "coding_language": "language",
                  "colour": "color", "programming_languages": "language", "colours": "color",
                  "movie_of_all_time": "movie", "tv_show": "show", "tv_series": "show"}
@@ -536,7 +539,7 @@ def _fav(m):
 
 # "blue is my favorite color", "rust is my favourite programming language"
 @rule(rf"(?!(?:i|it|that|this|what|which|who|there)\b)(?P<v>[\w' -]{{1,40}}?) (?:is|are) (?:(?:now|still|definitely|probably|"
-      rf"totally) )?my (?:new |all[- ]time |absolute )?{FAV} (?P<t>[\w ]{{1,30}}?)\s*[.!]*$")
+      rf"totally) )?my (?:new |all[- ]time |absolute )?{FAV} (?P<t>[\w ]{{1,30}}?)\s*[.!]*$", needs=FAV_WORDS)
 def _fav_inverted(m):
     key, value = fav_key(m["t"]), _fav_value(m["v"])
     return [Change("assert", key, value)] if key and value else []
@@ -681,7 +684,8 @@ def _likes_agent(m):
 
 # "horror movies are my favorites", "pizza is my favourite"
 @rule(rf"(?!(?:i|it|that|this|what|which|who|there|they|he|she|you|we)\b)(?P<v>[\w' -]{{1,40}}?) (?:is|are) "
-      rf"(?:(?:definitely|probably|totally|still|always) )?my (?:absolute |all[- ]time )?{FAV}s?\s*[.!]*$")
+      rf"(?:(?:definitely|probably|totally|still|always) )?my (?:absolute |all[- ]time )?{FAV}s?\s*[.!]*$",
+      needs=FAV_WORDS)
 def _likes_favorite(m):
     return _each("assert", "likes", _like_values(m["v"]))
 
@@ -775,9 +779,37 @@ def _language(m):
 
 
 
-def _first(rules: list[tuple[re.Pattern, Handler]], text: str) -> list[Change]:
-    for pattern, handler in rules:
-        m = match_start(pattern, text)
+# Rules that can match a clause starting with a given first word, found once per word with the
+# regex module's partial matching: most clauses then try a handful of rules instead of ninety.
+FIRST_WORD = re.compile(r"\S+\s?")
+_CANDIDATES: dict[tuple[int, str], list[Rule]] = {}
+MAX_CANDIDATE_KEYS = 20_000
+
+
+def _candidates(rules: list[Rule], text: str) -> list[Rule]:
+    first = FIRST_WORD.match(text)
+    if not first or len(first.group(0)) > 40:
+        return rules
+    key = (id(rules), first.group(0))
+    found = _CANDIDATES.get(key)
+    if found is None:
+        found = [r for r in rules if r[0].match(first.group(0), partial=True)]
+        if len(_CANDIDATES) < MAX_CANDIDATE_KEYS:
+            _CANDIDATES[key] = found
+    return found
+
+
+def _first(rules: list[Rule], text: str) -> list[Change]:
+    """The changes of the first rule that matches and finds something. The hot loop of mining."""
+    timeout = TIMEOUT_S if len(text) > TIMEOUT_FROM_CHARS else None
+    folded = text.casefold()
+    for pattern, handler, needs in _candidates(rules, text):
+        if needs and not any(word in folded for word in needs):
+            continue
+        try:
+            m = pattern.match(text, timeout=timeout)
+        except TimeoutError:
+            continue
         if m:
             changes = handler(m)
             if changes:
@@ -829,8 +861,9 @@ def last_animal(text: str) -> str | None:
 def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
     """The facts in statements (not commands); `mentioned`: an animal named earlier in the turn."""
     changes: list[Change] = []
-    for sentence in SENTENCE_SPLIT.split(text):
-        follow = _follow_up(sentence.strip(), mentioned)
+    sentences = SENTENCE_SPLIT.split(text)
+    for i, sentence in enumerate(sentences):
+        follow = _follow_up(sentence.strip(), mentioned) if mentioned else []
         if follow:
             changes += follow
             continue
@@ -847,7 +880,8 @@ def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
         for clause in clauses(sentence):
             for part in _coordinated(clause):
                 changes += _mine_clause(part.rstrip(".!"))
-        mentioned = last_animal(sentence) or mentioned
+        if i + 1 < len(sentences):
+            mentioned = last_animal(sentence) or mentioned
     return changes
 
 
