@@ -1,9 +1,10 @@
 """Bad input gets stored safely or refused with a clear error; nothing is lost or overwritten."""
 import sqlite3
+import time
 
 import pytest
 
-from memory import CorruptDatabase, Memory, mine
+from memory import CorruptDatabase, Memory, Recalled, mine
 from memory.lexicon import clean
 from tests.conftest import glados
 
@@ -21,13 +22,32 @@ NASTY = [
 ]
 
 
+# A hang guard, not a speed target (the benchmark has those): parsing takes milliseconds even on
+# these; a catastrophic regex would take minutes. 40x headroom for a loaded machine.
+HANG_S = 2.0
+
+
 @pytest.mark.parametrize("text", NASTY, ids=range(len(NASTY)))
 def test_nasty_input_is_stored_and_mining_stays_bounded(mem, text):
+    mem.observe("ada", "the garage code is 4512")
+    started = time.process_time()
     obs = mem.observe("ada", text)
+    assert time.process_time() - started < HANG_S
     stored = mem.db.execute("SELECT length(text) FROM messages WHERE id = ?", (obs.message_id,)).fetchone()[0]
     assert stored == len(clean(text))                      # the whole message is kept
-    assert mem.recall("ada", text[:200]) is not None
+    hits = mem.recall("ada", text[:200])                   # a nasty query is a query, not an error
+    assert isinstance(hits, list) and all(isinstance(h, Recalled) for h in hits)
+    assert [h.text for h in mem.recall("ada", "garage code")] == ["the garage code is 4512"]
     mem.load_context("ada")
+
+
+def test_sql_and_fts_syntax_are_searched_as_words(mem):
+    mem.observe("ada", "'; DROP TABLE facts; -- \" OR 1=1")
+    mem.observe("ada", 'NEAR(" AND OR * ^ ") : col:')
+    assert [h.text for h in mem.recall("ada", "DROP TABLE")] == ["'; DROP TABLE facts; -- \" OR 1=1"]
+    assert [h.text for h in mem.recall("ada", 'NEAR(" col')] == ['NEAR(" AND OR * ^ ") : col:']
+    mem.remember("ada", "name", "Ada")
+    assert [f.value for f in mem.facts("ada")] == ["Ada"]      # the facts table is still there
 
 
 def test_nul_and_surrogates_become_replacement_characters(mem):
