@@ -144,6 +144,7 @@ class ChatUI:
             return "quit"
         if cmd == "help":
             self.say(HELP)
+            self.say(f"config: {self.brain.config.source}", "dim")
         elif cmd == "memory" and arg.startswith("forget"):
             target = arg[len("forget"):].strip()
             if not target:

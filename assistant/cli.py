@@ -18,7 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--user", default=argparse.SUPPRESS, help="whose memory (default: config 'user')")
     common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the SQLite memory file")
-    common.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config file (default: config.yaml)")
+    common.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config file (default: GLADOS_CONFIG, else ~/.config/glados/config.yaml, else the shipped defaults)")
     parser = argparse.ArgumentParser(prog="glados", parents=[common],
                                      description="A local GLaDOS-style voice assistant that remembers you.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -1,7 +1,9 @@
 """The one place that reads config.yaml and the environment, and validates both.
 
-Order: built-in defaults < config file (GLADOS_CONFIG, else the project's config.yaml) <
-environment (GLADOS_DB, GLADOS_USER, OLLAMA_HOST, OLLAMA_MODEL, MEMORY_WINDOW) < command line.
+Order: built-in defaults < config file < environment (GLADOS_DB, GLADOS_USER, OLLAMA_HOST,
+OLLAMA_MODEL, MEMORY_WINDOW) < command line. The config file is --config, else GLADOS_CONFIG,
+else the user's own (~/.config/glados/config.yaml on Linux) when it exists, else the commented
+defaults shipped inside the package (assistant/config.yaml; the project's config.yaml links to it).
 An invalid value is reported with its key and what is allowed.
 """
 from __future__ import annotations
@@ -11,10 +13,10 @@ from pathlib import Path
 from typing import Mapping
 
 import yaml
-from platformdirs import user_data_dir
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from platformdirs import user_config_dir, user_data_dir
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
-PROJECT_CONFIG = Path(__file__).resolve().parent.parent / "config.yaml"
+SHIPPED_CONFIG = Path(__file__).resolve().with_name("config.yaml")   # package data: every key, commented
 
 
 class ConfigError(Exception):
@@ -110,6 +112,7 @@ class VoiceConfig(Strict):
 
 
 class Config(Strict):
+    _source: Path | None = PrivateAttr(None)     # the file these values came from
     user: str = Field("default", min_length=1, max_length=100)
     database: Path | None = None
     memory: MemoryConfig = MemoryConfig()
@@ -118,6 +121,11 @@ class Config(Strict):
     budget: BudgetConfig = BudgetConfig()
     session: SessionConfig = SessionConfig()
     voice: VoiceConfig = VoiceConfig()
+
+    @property
+    def source(self) -> str:
+        """Which file is in use, for people: its path, or that only built-in defaults are."""
+        return str(self._source) if self._source else "built-in defaults (no config file found)"
 
     def database_path(self) -> Path:
         """The database file: configured, else the platform's user data folder."""
@@ -135,19 +143,37 @@ ENV_OVERRIDES = {
 }
 
 
+def user_config_file() -> Path:
+    return Path(user_config_dir("glados", appauthor=False)) / "config.yaml"
+
+
+def config_file(path: str | Path | None = None, env: Mapping[str, str] = os.environ) -> tuple[Path | None, bool]:
+    """The config file to read, and whether the user named it (then it must exist)."""
+    if path:
+        return Path(path), True
+    if env.get("GLADOS_CONFIG"):
+        return Path(env["GLADOS_CONFIG"]), True
+    mine = user_config_file()
+    if mine.exists():
+        return mine, False
+    return (SHIPPED_CONFIG if SHIPPED_CONFIG.exists() else None), False
+
+
 def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.environ) -> Config:
     """Defaults, then the file, then the environment; raises ConfigError naming the bad key."""
-    path = Path(path) if path else Path(env["GLADOS_CONFIG"]) if env.get("GLADOS_CONFIG") else PROJECT_CONFIG
+    path, named = config_file(path, env)
     data: dict = {}
-    if path.exists():
+    if path is not None and path.exists():
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path} is not valid YAML ({exc}); fix the file or unset GLADOS_CONFIG") from exc
         if not isinstance(data, dict):
             raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
-    elif env.get("GLADOS_CONFIG") or path != PROJECT_CONFIG:
+    elif named:
         raise ConfigError(f"config file {path} does not exist; fix GLADOS_CONFIG or --config")
+    else:
+        path = None
     for name, keys in ENV_OVERRIDES.items():
         if env.get(name):
             target = data
@@ -155,10 +181,12 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.envi
                 target = target.setdefault(key, {}) if isinstance(target.get(key, {}), dict) else {}
             target[keys[-1]] = env[name]
     try:
-        return Config.model_validate(data)
+        config = Config.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         env_name = next((n for n, k in ENV_OVERRIDES.items() if ".".join(k) == where and env.get(n)), None)
         origin = f" (from {env_name})" if env_name else f" in {path}"
         raise ConfigError(f"config key '{where}'{origin}: {first['msg']} (got {first.get('input')!r})") from exc
+    config._source = path
+    return config
