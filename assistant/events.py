@@ -14,6 +14,12 @@ class Utterance:
     samples: np.ndarray = field(repr=False)
     start_s: float
     end_s: float
+    speech_end_s: float | None = None     # when the voice stopped; end_s is when the silence rule fired
+
+    @property
+    def end_of_speech_s(self) -> float:
+        """How long the segmenter listened to silence before calling the utterance over (measured)."""
+        return max(0.0, self.end_s - self.speech_end_s) if self.speech_end_s is not None else 0.0
 
     @property
     def seconds(self) -> float:

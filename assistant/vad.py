@@ -57,6 +57,7 @@ class Segmenter:
     def _clear(self) -> None:
         self.frames: list[np.ndarray] = []
         self.start_s = 0.0
+        self.voiced_until_s = 0.0       # end of the last voiced frame, on the input timeline
         self.voiced = 0
         self.silent = 0
         self.speaking = False
@@ -82,11 +83,13 @@ class Segmenter:
                 self.frames = list(self.pre_roll)
                 self.start_s = now - (len(self.frames) - 1) * self.frame_s
                 self.voiced, self.silent = 1, 0
+                self.voiced_until_s = self.time_s
             return None
         self.frames.append(frame)
         if prob >= self.opt.threshold - 0.15:      # a little hysteresis keeps words together
             self.voiced += 1
             self.silent = 0
+            self.voiced_until_s = self.time_s
         else:
             self.silent += 1
         length_s = len(self.frames) * self.frame_s
@@ -95,12 +98,12 @@ class Segmenter:
         return None
 
     def _finish(self) -> Utterance | None:
-        frames, start, voiced = self.frames, self.start_s, self.voiced
+        frames, start, voiced, speech_end = self.frames, self.start_s, self.voiced, self.voiced_until_s
         self._clear()
         self.pre_roll.clear()
         if voiced * self.frame_s < self.opt.min_speech_s:
             return None
-        return Utterance(np.concatenate(frames), start, self.time_s)
+        return Utterance(np.concatenate(frames), start, self.time_s, speech_end_s=speech_end)
 
     def flush(self) -> Utterance | None:
         """End of input: whatever is being said ends here."""

@@ -29,7 +29,7 @@ Show = Callable[[str, str], None]   # (state, detail) for the terminal
 @dataclass
 class TurnTimings:
     """Seconds per stage for one turn, as printed and benchmarked."""
-    end_of_speech: float = 0.0
+    end_of_speech: float = 0.0              # measured: last voiced frame to the utterance's end
     stt: float = 0.0
     memory: float = 0.0
     first_token: float | None = None
@@ -194,7 +194,7 @@ class VoiceLoop:
             self.show("ignored", text)
             return
         request = match.request if match is not None else text
-        stt_s = transcript.stt_s
+        stt_s, end_of_speech_s = transcript.stt_s, utterance.end_of_speech_s
         if match is not None and not request:
             # Called by name alone: the request usually follows after a breath. Listen for it
             # before answering, so her "yes?" never talks over it.
@@ -204,10 +204,10 @@ class VoiceLoop:
                 more = self.stt.transcribe(follow, hotwords=phrase)
                 again = self.wake.match(more.text, phrase)
                 request = again.request if again is not None else more.text.strip()
-                stt_s = more.stt_s
+                stt_s, end_of_speech_s = more.stt_s, follow.end_of_speech_s
         self.stats.heard.append(request)
         self.show("heard", request)
-        timings = TurnTimings(end_of_speech=self.config.end_silence_s, stt=stt_s)
+        timings = TurnTimings(end_of_speech=end_of_speech_s, stt=stt_s)
         mouth = Mouth(self, t_detected, timings)
         if not request:
             reply_text = self.brain.config.persona.lines.called

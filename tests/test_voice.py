@@ -149,3 +149,33 @@ def test_wake_word_change_by_voice_persists(models, tmp_path):
     second = say("Hey Jarvis, what do you remember about me?", "jarvis.wav")
     stats, *_ = run_loop(models, tmp_path, second, ScriptedLLM(), db=db)     # a new loop, same memory
     assert len(stats.heard) == 1 and "remember about me" in stats.heard[0].lower()
+
+
+class ScriptedVAD:
+    """A VAD that replays speech probabilities, one per frame (the segmenter's interface: a callable)."""
+
+    def __init__(self, probabilities):
+        self.probabilities = iter(probabilities)
+
+    def __call__(self, frame):
+        return next(self.probabilities)
+
+    def reset(self):
+        pass
+
+
+@pytest.mark.parametrize("silence_s, end_of_input", [(0.6, False), (1.0, False), (0.6, True)])
+def test_end_of_speech_is_measured_not_the_configured_silence(silence_s, end_of_input):
+    from assistant.audio.base import FRAME
+    from assistant.events import RATE
+    from assistant.vad import Segmenter, VadOptions
+    frame_s = FRAME / RATE
+    voiced, quiet = int(1.0 / frame_s), int(0.3 / frame_s) if end_of_input else int(3.0 / frame_s)
+    segmenter = Segmenter(ScriptedVAD([0.9] * voiced + [0.0] * quiet), VadOptions(end_silence_s=silence_s))
+    frame = np.zeros(FRAME, dtype=np.float32)
+    utterance = next((u for _ in range(voiced + quiet) if (u := segmenter.feed(frame)) is not None), None)
+    if end_of_input:
+        assert utterance is None
+        utterance = segmenter.flush()     # the input ended 0.3 s after the voice did
+    expected = 0.3 if end_of_input else silence_s
+    assert utterance is not None and abs(utterance.end_of_speech_s - expected) <= frame_s
