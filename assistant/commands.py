@@ -22,6 +22,29 @@ ASKED_ABOUT = {
 }
 
 
+# How facts are said back as an answer: "You live in Leeds", "You are allergic to peanuts and cashews".
+SAID_AS = {
+    "name": "Your name is {v}", "location": "You live in {v}", "hometown": "You are from {v}",
+    "job": "Your job: {v}", "employer": "You work at {v}", "allergy": "You are allergic to {v}",
+    "diet": "Your diet: {v}", "pet": "Your pets: {v}", "likes": "You like {v}", "dislikes": "You dislike {v}",
+    "age": "You are {v}", "birthday": "Your birthday is {v}", "partner": "Your partner is {v}",
+    "language": "You speak {v}", "medical": "Your medical notes: {v}", "note": "You told me: {v}",
+}
+
+
+def say_facts(facts: list[Fact]) -> str:
+    """Facts grouped by key, in the order first seen, as sentences: "You live in Leeds; ..."."""
+    values: dict[str, list[str]] = {}
+    for fact in facts:
+        values.setdefault(fact.key, []).append(fact.value)
+    parts = []
+    for key, vs in values.items():
+        joined = vs[0] if len(vs) == 1 else ", ".join(vs[:-1]) + " and " + vs[-1]
+        template = SAID_AS.get(key) or f"Your {label(key)} is {{v}}"
+        parts.append(template.format(v=joined))
+    return "; ".join(parts)
+
+
 @dataclass(frozen=True)
 class CommandReply:
     """A reply made from memory. `stored` goes in the log: for a forget, the reply with the
@@ -77,10 +100,9 @@ def answer_from_facts(memory: Memory, user: str, command: Command, lines: Lines)
     known = memory.facts(user)
     facts = [f for key in keys for f in known if f.key == key]
     if facts:
-        return lines.answer.format(what=describe_facts(facts))
+        return lines.answer.format(what=say_facts(facts))
     first = keys[0] if keys else ""
-    what = ASKED_ABOUT.get(first) or (f"your {label(first[len('favorite_'):])}" if first.startswith("favorite_")
-                                      else "that")
+    what = ASKED_ABOUT.get(first) or (f"your {label(first)}" if first else "that")
     return lines.answer_unknown.format(what=what)
 
 
