@@ -9,7 +9,7 @@ from typing import Callable
 from memory import Memory, Observation, Recalled, new_session_id
 from memory.api import utc_now
 
-from . import commands, prompt, summary, tools
+from . import commands, consolidation, prompt, summary, tools
 from .config import Config
 from .llm import LLM, LLMError, LLMUnavailable, ModelMissing
 
@@ -93,8 +93,12 @@ class Brain:
         rows = self.memory.messages(self.user, session)
         if not any(r["role"] == "user" for r in rows):
             return None
+        model_ok = self.online and self.llm is not None
+        if model_ok and self.config.session.consolidate:
+            model_ok = self._consolidate(session, rows)
+            rows = self.memory.messages(self.user, session)
         text = None
-        if self.online and self.llm is not None:
+        if model_ok:
             try:
                 text = summary.by_model(self.llm, rows, self.config)
             except LLMError as exc:
@@ -104,6 +108,21 @@ class Brain:
         self.memory.add_summary(self.user, session, text)
         self.on_event("summary", {"session": session, "text": text})
         return text
+
+    def _consolidate(self, session: str, rows: list) -> bool:
+        """The model's second reading of the session; False when the model failed (skip the rest)."""
+        assert self.llm is not None
+        try:
+            done = consolidation.consolidate(self.llm, self.memory, self.user, session, rows,
+                                             max_tokens=self.config.budget.reply * 2)
+        except LLMError as exc:
+            self.on_event("degraded", {"why": f"skipped reading the session with the model: {exc}"})
+            return False
+        except KeyboardInterrupt:
+            self.on_event("degraded", {"why": "reading the session with the model was interrupted; nothing from it stored"})
+            return False
+        self.on_event("consolidated", {"result": done})
+        return True
 
     # -- one turn -------------------------------------------------------------------------------
     def turn(self, text: str, on_text: TextSink = lambda s: None, on_end: Callable[[], None] = lambda: None) -> Reply:

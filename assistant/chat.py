@@ -12,6 +12,7 @@ from memory import Memory, MemoryStoreError
 
 from .brain import Brain
 from .config import Config
+from .consolidation import Consolidation
 from .llm import LLMError, ModelMissing
 from .llm.ollama import OllamaLLM
 from .memory_cli import CLEAR_QUESTION, cleared, describe, facts_table, recall_line
@@ -60,6 +61,8 @@ class ChatUI:
             self.say(f"[remembered {change.key}: {change.value} ({change.kind})]", "dim")
         elif kind == "degraded":
             self.say(f"[{data['why']}]", "yellow")
+        elif kind == "consolidated":
+            self.say(consolidation_line(data["result"]), "dim")
 
     def _streamer(self) -> Callable[[str], None]:
         """Prints 'GLaDOS: ' before the first piece of a reply, so events print above it."""
@@ -128,7 +131,7 @@ class ChatUI:
 
     def finish(self) -> None:
         if self.brain.session and self.brain.online:
-            self.say("[saving the session: the model is writing its summary...]", "dim")
+            self.say("[saving the session: the model is reading it and writing its summary...]", "dim")
         summary = self.brain.end_session()
         if summary:
             self.say(f"[session saved: {summary}]", "dim")
@@ -201,6 +204,18 @@ def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator
         if not line:
             return
         yield line
+
+
+def consolidation_line(result: Consolidation) -> str:
+    """"[the model read the session: kept job: nurse; rejected likes: skydiving (...)]"."""
+    if result.error:
+        return f"[the model's reading of the session was unusable ({result.error}); nothing from it stored]"
+    kept = [f"{v.proposal.key}: {v.proposal.value}" for v in result.stored]
+    dropped = [f"{v.proposal.key}: {v.proposal.value} ({v.reason})" for v in result.rejected]
+    parts = [f"kept {'; '.join(kept)}" if kept else "kept nothing new"]
+    if dropped:
+        parts.append(f"rejected {'; '.join(dropped)}")
+    return f"[the model read the session: {' | '.join(parts)}]"
 
 
 def run(args: argparse.Namespace, config: Config, user: str, console: Console,

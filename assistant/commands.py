@@ -116,5 +116,7 @@ def _why(memory: Memory, user: str, command: Command, lines: Lines) -> str:
                 or fact.value.casefold() in want.value.casefold()
             if key_ok and value_ok:
                 source = fact.source or f"{label(fact.key)}: {fact.value}"
-                return lines.why.format(date=fact.asserted_at[:10], source=source, what=fact.value)
+                line = lines.why_model if fact.origin == "model" else lines.why
+                return line.format(date=fact.asserted_at[:10], source=source, what=fact.value,
+                                   model=fact.origin_model or "the model")
     return lines.why_unknown.format(what=command.about.strip(" ?.!"))

@@ -62,6 +62,7 @@ class Lines(Strict):
     facts: str = "Here is what I know about you: {what}."
     no_facts: str = "I know nothing about you yet."
     why: str = "Because you told me on {date}: \"{source}\"."
+    why_model: str = "Because {model} read it in what you told me on {date}: \"{source}\"."
     why_unknown: str = "I have nothing stored about {what}."
     wake_word: str = "From now on, say {what} to wake me."
     called: str = "Yes?"
@@ -86,6 +87,7 @@ class BudgetConfig(Strict):
 class SessionConfig(Strict):
     idle_timeout_min: float = Field(30.0, gt=0)
     summary_max_words: int = Field(80, ge=10, le=1000)
+    consolidate: bool = True       # at a session's end, the model proposes facts; only grounded ones are kept
 
 
 class VoiceConfig(Strict):

@@ -31,6 +31,8 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     ls.add_argument("--json", action="store_true", help="JSON array of fact objects")
     ls.add_argument("--all", action="store_true", help="include superseded and retracted history")
     ls.add_argument("--at", metavar="ISO_TIME", help="what was believed at that time")
+    ls.add_argument("--origin", choices=("user", "model"),
+                    help="only facts read by the rules from your words (user) or proposed by the model (model)")
     msub.add_parser("context", parents=[common], help="the block injected into the system prompt")
     r = msub.add_parser("recall", parents=[common], help="earlier messages and notes matching TEXT")
     r.add_argument("text", nargs="+")
@@ -66,14 +68,19 @@ def _when(stamp: str | None) -> str:
 def facts_table(facts: list[Fact], history: bool = False) -> Table:
     """Facts as a terminal table (pinned keys starred); with history, when and why each ended."""
     table = Table(show_edge=False, pad_edge=False)
-    for column in ("id", "key", "value", "since") + (("until", "why") if history else ()):
+    for column in ("id", "key", "value", "since", "from") + (("until", "why") if history else ()):
         table.add_column(column)
     for f in facts:
-        row = [f.id[:8], f.key + (" *" if f.pinned else ""), f.value, _when(f.valid_from)]
+        row = [f.id[:8], f.key + (" *" if f.pinned else ""), f.value, _when(f.valid_from), origin_label(f)]
         if history:
             row += [_when(f.valid_to), f.ended_by or ""]
         table.add_row(*row)
     return table
+
+
+def origin_label(fact: Fact) -> str:
+    """'you' for facts the rules read from the user's words; 'model (llama3.2)' for the model's."""
+    return f"model ({fact.origin_model})" if fact.origin == "model" else "you"
 
 
 CLEAR_QUESTION = "Delete everything remembered about {user!r}? Type YES to confirm: "
@@ -139,6 +146,8 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
 
 def _list(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:
     facts = memory.facts(user, at=parse_time(args.at) if args.at else None, history=args.all)
+    if args.origin:
+        facts = [f for f in facts if f.origin == args.origin]
     if args.json:
         print(json.dumps([f.to_json() for f in facts], ensure_ascii=False, indent=2))
         return 0

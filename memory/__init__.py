@@ -8,6 +8,7 @@ SQLite only: no audio, no network, no imports from `assistant`. Usage:
     prompt = build_system_prompt("You are GLaDOS.", mem.load_context("ada"))
 """
 from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id
+from .consolidate import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
 from .context import build_system_prompt
 from .facts import MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
@@ -16,8 +17,8 @@ from .recall import Recalled, estimate_tokens
 from .store import CorruptDatabase, MemoryStoreError
 
 __all__ = [
-    "Ambiguous", "BadImport", "Change", "Command", "CommandKind", "CorruptDatabase", "Fact", "FactChange",
-    "Memory", "MemoryStoreError", "MULTI_VALUED", "NotFound", "Observation", "Op", "Parsed", "Recalled",
-    "SINGLE_VALUED", "Target", "UnknownKey", "build_system_prompt", "estimate_tokens", "iso", "mine", "parse",
+    "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "Fact", "FactChange",
+    "Memory", "MemoryStoreError", "MULTI_VALUED", "NotFound", "Observation", "Op", "Parsed", "PROPOSAL_SCHEMA", "Proposal", "Recalled",
+    "SINGLE_VALUED", "Target", "UnknownKey", "Verdict", "build_system_prompt", "estimate_tokens", "iso", "mine", "parse", "parse_proposals",
     "new_session_id",
 ]

@@ -10,7 +10,7 @@ from typing import Callable
 
 from . import context as ctx
 from . import facts as F
-from . import recall as R, summaries as S
+from . import consolidate as C, recall as R, summaries as S
 from .intent import Change, Parsed
 from .lexicon import clean
 from .parsing import parse
@@ -111,6 +111,23 @@ class Memory:
             return F.retract(self.db, user, wrong.key, wrong.value, now) + \
                 F.assert_fact(self.db, user, wrong.key, value, now, source, message_id)
         return F.assert_fact(self.db, user, wrong.key, value, now, source, message_id)
+
+    def consolidate(self, user: str, session: str, proposals: list[C.Proposal], model: str) -> list[C.Verdict]:
+        """Store the proposals of a model that pass every grounding check (see memory.consolidate);
+        each comes back with its verdict and reason. One transaction; nothing else is changed."""
+        messages = {r["id"]: dict(r) for r in self.messages(user, session, limit=100_000)}
+        verdicts = []
+        with transaction(self.db):
+            now = self.now()
+            for proposal in proposals:
+                message = messages.get(proposal.message_id)
+                outcome, reason = C.judge(proposal, message, F.current(self.db, user))
+                changes: list[F.FactChange] = []
+                if outcome == "stored" and message is not None:
+                    changes = F.assert_fact(self.db, user, proposal.key, proposal.value, now, message["text"],
+                                            proposal.message_id, origin="model", origin_model=model)
+                verdicts.append(C.Verdict(proposal, outcome, reason, tuple(changes)))
+        return verdicts
 
     def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None,
             interrupted: bool = False) -> int:
@@ -252,7 +269,8 @@ class Memory:
         F.insert(self.db, user, key, clean(str(f["value"])), clean(str(f.get("source") or "")),
                  id_map.get(f.get("source_message_id") or -1), asserted_at=f["asserted_at"],
                  valid_from=f["valid_from"], valid_to=f.get("valid_to"), ended_by=f.get("ended_by"),
-                 confirmations=int(f.get("confirmations") or 1), fact_id=str(f["id"]))
+                 confirmations=int(f.get("confirmations") or 1), fact_id=str(f["id"]),
+                 origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"))
         return 1
 
 

@@ -31,6 +31,9 @@ KEY_SHAPE = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 FORGOTTEN = "[forgotten]"
 
 
+Origin = Literal["user", "model"]
+
+
 class UnknownKey(ValueError):
     """A key outside the fact vocabulary."""
 
@@ -49,6 +52,8 @@ class Fact:
     confirmations: int
     pinned: bool
     source_message_id: int | None = None
+    origin: Origin = "user"            # "model": proposed by a language model at a session's end
+    origin_model: str | None = None    # which model
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -95,7 +100,7 @@ def _row_to_fact(row: sqlite3.Row) -> Fact:
     return Fact(id=row["id"], key=row["key"], value=row["value"], source=row["source"],
                 asserted_at=row["asserted_at"], valid_from=row["valid_from"], valid_to=row["valid_to"],
                 ended_by=row["ended_by"], confirmations=row["confirmations"], pinned=bool(row["pinned"]),
-                source_message_id=row["source_message_id"])
+                source_message_id=row["source_message_id"], origin=row["origin"], origin_model=row["origin_model"])
 
 
 def current(db: sqlite3.Connection, user: str, key: str | None = None) -> list[Fact]:
@@ -149,7 +154,8 @@ def shape_like(key: str, value: str) -> str:
 
 
 def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: str,
-                source: str = "", message_id: int | None = None) -> list[FactChange]:
+                source: str = "", message_id: int | None = None, origin: Origin = "user",
+                origin_model: str | None = None) -> list[FactChange]:
     """Upsert one value; returns what changed (caller holds the transaction)."""
     key = check_key(key)
     changes: list[FactChange] = []
@@ -166,22 +172,24 @@ def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: st
             old_value = old.value
     elif key in OPPOSITES:
         changes += retract(db, user, OPPOSITES[key], value, now)
-    fact_id = insert(db, user, key, value, source, message_id, asserted_at=now, valid_from=now)
+    fact_id = insert(db, user, key, value, source, message_id, asserted_at=now, valid_from=now,
+                     origin=origin, origin_model=origin_model)
     kind = "superseded" if old_value is not None else "added"
     return changes + [FactChange(kind, key, value, old_value=old_value, fact_id=fact_id)]
 
 
 def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str, message_id: int | None, *,
            asserted_at: str, valid_from: str, valid_to: str | None = None, ended_by: str | None = None,
-           confirmations: int = 1, fact_id: str | None = None) -> str:
+           confirmations: int = 1, fact_id: str | None = None, origin: Origin = "user",
+           origin_model: str | None = None) -> str:
     """Write one history row as given (assert_fact decides what to close; import copies rows)."""
     fact_id = fact_id or uuid.uuid4().hex
     db.execute(
         "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
-        " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned, origin, origin_model)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (fact_id, user, key, value, norm(value), source, message_id, asserted_at, valid_from, valid_to,
-         ended_by, asserted_at, confirmations, is_pinned(key, value)))
+         ended_by, asserted_at, confirmations, is_pinned(key, value), origin, origin_model))
     return fact_id
 
 

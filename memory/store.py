@@ -95,10 +95,18 @@ ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
 """
 
 
+_M003_ORIGIN = """
+-- Who read a fact out of the user's words: the rules ('user') or a language model ('model', named).
+ALTER TABLE facts ADD COLUMN origin TEXT NOT NULL DEFAULT 'user';
+ALTER TABLE facts ADD COLUMN origin_model TEXT;
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
     ("002_interrupted", _M002_INTERRUPTED),
+    ("003_origin", _M003_ORIGIN),
 ]
 
 

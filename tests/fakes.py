@@ -14,6 +14,7 @@ class ScriptedLLM(LLM):
         self.model, self.tools, self.up = model, tools, up
         self.script: deque = deque()
         self.requests: list[list[dict]] = []
+        self.formats: list[dict | None] = []
 
     def enqueue(self, text: str = "", tool_calls: list[ToolCall] | None = None,
                 fail_after: int | None = None, error: BaseException | None = None) -> "ScriptedLLM":
@@ -27,10 +28,11 @@ class ScriptedLLM(LLM):
     def supports_tools(self) -> bool:
         return self.tools
 
-    def chat(self, messages, tools=None, max_tokens=None, context_tokens=None) -> Iterator[Chunk]:
+    def chat(self, messages, tools=None, max_tokens=None, context_tokens=None, format=None) -> Iterator[Chunk]:
         if not self.up:
             raise LLMUnavailable("scripted model is down")
         self.requests.append([dict(m) for m in messages])
+        self.formats.append(format)
         text, calls, fail_after, error = self.script.popleft() if self.script else ("Scripted reply.", [], None, None)
         words = text.split(" ") if text else []
         for i, word in enumerate(words):

@@ -154,7 +154,8 @@ def test_ctrl_c_mid_reply_keeps_the_partial_reply(mem, config):
 
 
 def test_idle_timeout_ends_the_session_with_one_model_summary(mem, config, clock):
-    llm = ScriptedLLM().enqueue("Hi.").enqueue("The user said hello and nothing else.").enqueue("Again?")
+    llm = ScriptedLLM().enqueue("Hi.").enqueue('{"facts": []}').enqueue("The user said hello and nothing else.")
+    llm.enqueue("Again?")
     brain = brain_for(mem, llm, config, clock=clock)
     brain.turn("hello")
     first = brain.session
@@ -162,7 +163,8 @@ def test_idle_timeout_ends_the_session_with_one_model_summary(mem, config, clock
     brain.turn("hello again")
     assert brain.session != first
     assert [r["text"] for r in mem.summaries("ada")] == ["The user said hello and nothing else."]
-    assert "Summarize" in llm.requests[1][0]["content"]
+    assert "standing facts" in llm.requests[1][0]["content"] and llm.formats[1]["required"] == ["facts"]
+    assert "Summarize" in llm.requests[2][0]["content"]
 
 
 def test_tool_call_round_trip(mem, config):

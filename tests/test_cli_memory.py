@@ -126,4 +126,5 @@ def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path):
     results = [p.communicate(timeout=60) for p in procs]
     assert all(out.strip() == "ok" for out, _ in results), [err for _, err in results]
     import sqlite3
-    assert sqlite3.connect(db).execute("SELECT count(*) FROM migrations").fetchone()[0] == 2
+    from memory.store import MIGRATIONS
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM migrations").fetchone()[0] == len(MIGRATIONS)

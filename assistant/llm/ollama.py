@@ -84,7 +84,7 @@ class OllamaLLM(LLM):
             raise self._translate(exc) from exc
 
     def chat(self, messages: list[dict], tools: list[dict] | None = None, max_tokens: int | None = None,
-             context_tokens: int | None = None) -> Iterator[Chunk]:
+             context_tokens: int | None = None, format: dict | None = None) -> Iterator[Chunk]:
         """Stream in a worker thread, so the first-token and between-token timeouts are exact."""
         options: dict = {"temperature": self.temperature}
         if max_tokens:
@@ -94,7 +94,7 @@ class OllamaLLM(LLM):
         client = ollama.Client(host=self.host, timeout=self._timeout)
         out: queue.Queue = queue.Queue()
         stop = threading.Event()
-        worker = threading.Thread(target=self._pump, args=(client, messages, tools, options, out, stop),
+        worker = threading.Thread(target=self._pump, args=(client, messages, tools, options, format, out, stop),
                                   daemon=True, name="ollama-stream")
         worker.start()
         started = False
@@ -117,11 +117,11 @@ class OllamaLLM(LLM):
             stop.set()
             client._client.close()   # unblocks a worker stuck reading a stalled stream
 
-    def _pump(self, client, messages, tools, options, out: queue.Queue, stop: threading.Event) -> None:
+    def _pump(self, client, messages, tools, options, format, out: queue.Queue, stop: threading.Event) -> None:
         done = False
         try:
             for part in client.chat(model=self.model, messages=messages, tools=tools or None,
-                                    stream=True, options=options):
+                                    stream=True, options=options, format=format):
                 if stop.is_set():
                     return
                 done = done or bool(part.done)

@@ -1,0 +1,73 @@
+"""At a session's end, the model reads the user's messages and proposes facts the rules missed.
+
+One request, its reply constrained by a JSON schema; every proposal is then checked by
+`Memory.consolidate` (memory/consolidate.py) and only grounded ones are stored, marked as the
+model's. Runs after the last reply, so it never delays one; bounded by the LLM timeouts.
+"""
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass
+
+from memory import PROPOSAL_SCHEMA, BadProposals, Memory, Verdict, parse_proposals
+from memory.facts import MULTI_VALUED, SINGLE_VALUED
+
+from .llm import LLM
+
+log = logging.getLogger("glados.consolidate")
+
+INSTRUCTION = (
+    "You read what a user said to an assistant and list standing facts the user states about "
+    "themself, in the first person. Use only these keys: {keys}, or favorite_<thing> (favorite_color, "
+    "favorite_food, ...). The value is the user's own words, short (a few words). Cite the id of the "
+    "message it comes from. Set replaces to true only when the user says the fact changed. Do not "
+    "list questions, wishes, plans, the past, jokes, or facts about other people. If there are no "
+    "facts, return an empty list. Reply with JSON only.")
+MAX_MESSAGE_CHARS = 600
+
+
+@dataclass(frozen=True)
+class Consolidation:
+    """What one end-of-session reading did: every proposal's verdict, or why there were none."""
+    verdicts: tuple[Verdict, ...] = ()
+    error: str | None = None
+
+    @property
+    def stored(self) -> list[Verdict]:
+        return [v for v in self.verdicts if v.outcome == "stored"]
+
+    @property
+    def rejected(self) -> list[Verdict]:
+        return [v for v in self.verdicts if v.outcome == "rejected"]
+
+
+def request(rows: list[sqlite3.Row]) -> list[dict] | None:
+    """The messages of the request: the instruction and the user's lines, each with its id."""
+    lines = [f"[{r['id']}] {' '.join(r['text'].split())[:MAX_MESSAGE_CHARS]}" for r in rows if r["role"] == "user"]
+    if not lines:
+        return None
+    keys = ", ".join(sorted((SINGLE_VALUED | MULTI_VALUED) - {"note", "wake_word"}))
+    return [{"role": "system", "content": INSTRUCTION.format(keys=keys)},
+            {"role": "user", "content": "\n".join(lines)}]
+
+
+def consolidate(llm: LLM, memory: Memory, user: str, session: str, rows: list[sqlite3.Row],
+                max_tokens: int = 800) -> Consolidation:
+    """Ask, check, store. LLMError propagates (the caller says the step was skipped); a reply
+    that is not the schema's JSON stores nothing and says so."""
+    messages = request(rows)
+    if messages is None:
+        return Consolidation()
+    text = "".join(chunk.text for chunk in llm.chat(messages, max_tokens=max_tokens, format=PROPOSAL_SCHEMA))
+    try:
+        proposals = parse_proposals(text)
+    except BadProposals as exc:
+        log.warning("consolidation: %s; nothing stored", exc)
+        return Consolidation(error=str(exc))
+    verdicts = memory.consolidate(user, session, proposals, llm.model)
+    for v in verdicts:
+        level = logging.INFO if v.outcome != "rejected" else logging.WARNING
+        log.log(level, "proposal %s=%r (message %s): %s, %s", v.proposal.key, v.proposal.value,
+                v.proposal.message_id, v.outcome, v.reason)
+    return Consolidation(tuple(verdicts))
