@@ -18,8 +18,11 @@ from typing import Literal
 import regex as re
 
 from . import facts as F
-from .lexicon import F as FLAGS, HYPOTHETICAL, IF_ANYWHERE, QUESTION, SENTENCE_SPLIT, as_number, clauses, strip_lead
-from .rules import HEDGE, JOKE, SARCASM
+from .lexicon import (
+    DIETS, F as FLAGS, HYPOTHETICAL, IF_ANYWHERE, LANGUAGES, NOT_PLACES, PETS, QUESTION, SENTENCE_SPLIT,
+    as_name, as_number, as_occupation, as_place, clauses, strip_lead,
+)
+from .rules import FAV, FIELDS, HEDGE, JOKE, SARCASM, mine_statements
 
 MAX_VALUE_WORDS = 8
 MAX_PROPOSALS = 40
@@ -159,7 +162,18 @@ PEOPLE = (r"(?:brother|sister|mom|mum|mother|dad|father|parents?|friend|friends|
           r"girlfriend|son|daughter|kids?|children|boss|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|"
           r"grandfather|doctor|teacher|colleague|coworker|roommate|flatmate|family|dog|cat)")
 THIRD_PARTY = re.compile(rf"^(?:my|our) (?:\w+ )?{PEOPLE}\b", FLAGS)
+SOMEONE_WHO = re.compile(rf"\b{PEOPLE}s?\b,? (?:who|that|which|whose)\b", FLAGS)
 ABOUT_ME = re.compile(r"\b(?:me|myself|i|i'm|im|we)\b", FLAGS)
+# Reported, doubted or past: "my friend said i'm allergic", "i think i'm allergic", "i was vegan".
+REPORTED = re.compile(r"\b(?:said|says|told|tells|thinks|claims|reckons|believes|swears)\b", FLAGS)
+DOUBTED = re.compile(r"\b(?:maybe|perhaps|might|i'm not sure|not sure|apparently|supposedly)\b", FLAGS)
+# Softer doubt is fine for a taste ("i think empire is my favorite"), not for who someone is.
+SOFT_DOUBT = re.compile(r"\b(?:i think|i guess|i suppose|probably)\b", FLAGS)
+PAST = re.compile(r"\b(?:i was|i had|i used to|i lived|i worked|we were|we had|back then|as a kid|"
+                  r"as a child|when i was|years ago|for a year|for (?:a|one|two|three|\w+) (?:years?|months?)\b(?=.*\b(?:was|had)\b))",
+                  FLAGS)
+WISH = re.compile(r"\b(?:looking for|searching for|applying|hoping|wanted|would love|dream|dreaming|plan|planning|"
+                  r"gonna|thinking about|thinking of|considering|trying to get|aspire|someday|to become|to be)\b", FLAGS)
 NEGATED = re.compile(r"\b(?:not|no longer|never|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|can'?t|cannot|"
                      r"won'?t|no|nor|anymore|used to|wish|hope|want to|would like|someday|one day)\b", FLAGS)
 CHANGED = re.compile(r"\b(?:now|moved|move|anymore|no longer|new|changed|switched|started|became|become|"
@@ -177,7 +191,7 @@ def _clause_for(value: str, text: str) -> tuple[str, str] | None:
     return None
 
 
-def statement_problem(value: str, text: str) -> str | None:
+def statement_problem(value: str, text: str, key: str = "") -> str | None:
     """Why the words holding value are not a first-person statement of it, or None."""
     found = _clause_for(value, text)
     if found is None:
@@ -192,10 +206,116 @@ def statement_problem(value: str, text: str) -> str | None:
         return "the message is a hedge or a joke"
     if OTHER_SUBJECT.match(body) or not FIRST_PERSON.search(body):
         return "the message is about someone else"
-    if THIRD_PARTY.match(body) and not ABOUT_ME.search(body[THIRD_PARTY.match(body).end():]):
+    if SOMEONE_WHO.search(_before(value, body)):
+        return "the message is about someone else"      # "i have a son who is in junior high"
+    third = THIRD_PARTY.match(body)
+    # "my wife's name is anna", "my dog's called biscuit": the partner and the pet are the user's facts
+    if third and key not in ("partner", "pet") and not ABOUT_ME.search(body[third.end():]):
         return "the message is about someone else"
-    if NEGATED.search(body):
+    if NEGATED.search(_before(value, body)) and key != "dislikes":
         return "the message negates it or speaks of the past or the future"
+    tastes = key in ("likes", "dislikes") or key.startswith("favorite_")
+    if REPORTED.search(body) or DOUBTED.search(body) or WISH.search(body) or (SOFT_DOUBT.search(body) and not tastes):
+        return "the message reports, doubts or wishes it, it does not state it"
+    if PAST.search(body) and key not in ("hometown", "birthday"):
+        return "the message speaks of the past"
+    return None
+
+
+def _before(value: str, clause: str) -> str:
+    """The part of clause before value's first content word ("i live in madrid now, not barcelona")."""
+    words = content_words(value)
+    at = re.search(rf"\b{re.escape(words[0])}", clause, flags=FLAGS) if words else None
+    if at is None and words:
+        at = re.search(rf"\b{re.escape(stem(words[0])[:4])}", clause, flags=FLAGS)
+    return clause[:at.start()] if at else clause
+
+
+def _clause_of(value: str, text: str) -> str:
+    found = _clause_for(value, text)
+    return found[1] if found else text
+
+
+# What the words around a value must say for it to be a fact of that key: "i have a son" is no pet,
+# "i'm bored" is no name, "i was vegan for a year" is no diet now.
+PET_WORD = re.compile(rf"\b{PETS}\b", FLAGS)
+KEY_FIT: dict[str, re.Pattern] = {
+    "location": re.compile(r"\b(?:live|living|lives|moved|move|based|reside|residing|settled|home|stay|staying|"
+                           r"relocated|address|flat|apartment|house)\b", FLAGS),
+    "hometown": re.compile(r"\b(?:from|grew up|born|raised|hometown|home town|native)\b", FLAGS),
+    "job": re.compile(r"\b(?:work|working|job|career|profession|employed|study|studying|student|major|teach|"
+                      r"teaching|coach|coaching|tutor|waitress|bartend|babysit|freelance|retired|"
+                      r"(?:i'm|i am|im)(?: \w+)? an?|became|become|been an?|for a living|nursing|trained|qualified|"
+                      r"college|university|school)\b", FLAGS),
+    "employer": re.compile(r"\b(?:work|working|job|employed|employer|company|business|own|run|hired)\b", FLAGS),
+    "name": re.compile(r"\b(?:name|names|named|call me|calls me|called|go by|i'm|i am|im|this is)\b", FLAGS),
+    "likes": re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|adore|fan|into|prefer|hobby|hobbies|passion|"
+                        r"passionate|favou?rites?|avid|keen|lover|obsessed|interested|weakness|crazy about)\b", FLAGS),
+    "dislikes": re.compile(r"\b(?:hate|hates|dislike|dislikes|detest|despise|loathe|can'?t stand|cannot stand|"
+                           r"not a fan|(?:don'?t|do not) (?:really |much |particularly )?(?:like|enjoy|care for)|"
+                           r"can'?t bear)\b", FLAGS),
+    "allergy": re.compile(r"\ballerg", FLAGS),
+    "diet": re.compile(r"\b(?:eat|eating|diet|" + "|".join(map(re.escape, DIETS)) + r")\b", FLAGS),
+    "medical": re.compile(r"\b(?:have|has|take|taking|on|diagnosed|suffer|condition|medication|medicine|meds|"
+                          r"prescribed|put me on|intolerant|intolerance|allergic|deaf|blind|diabetic|asthmatic|"
+                          r"epileptic|coeliac|celiac|pregnant|disability|disabled)\b", FLAGS),
+    "language": re.compile(r"\b(?:speak|speaks|fluent|native|language|tongue|bilingual)\b", FLAGS),
+    "partner": re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|spouse|fianc\w*|married|dating|engaged)\b",
+                          FLAGS),
+    "age": re.compile(r"\b(?:old|turned|turning|aged?|i'?m|i am|im)\b(?!.*\bfor \w+ years\b)", FLAGS),
+    "birthday": re.compile(r"\b(?:birthday|bday|born)\b", FLAGS),
+}
+FAVORITE = re.compile(rf"\b{FAV}s?\b", FLAGS)
+
+
+NAME_SAID = re.compile(r"\b(?:name|names|named|call me|calls me|called|go by)\b", FLAGS)
+# "i'm a nurse at st mary's": the employer of a job just named
+JOB_AT = re.compile(r"\b(?:i'?m|i am) (?:\w+ )?an? (?P<job>[\w -]+?) (?:at|for|with) ", FLAGS)
+STUDIED = re.compile(r"\b(?:study|studying|studies|major|majoring|college|university|school|for a living|teach|"
+                     r"teaching|coach|coaching|tutor|stay at home)\b", FLAGS)
+# "a dog walking business", "bird watching": the animal names something else
+PET_MODIFIER = (r"(?:\w+ing|food|toys?|business|videos?|tank|hair|sitter|walker|park|show|bed|treats?|shelter|rescue|"
+                r"trainer|groomer|lover|person|people)\b")
+POINTED = re.compile(r"\b(?:that|this|these|those|it|them)\s+$", FLAGS)
+FIELD = re.compile(rf"^(?:{FIELDS})$", FLAGS)
+
+
+def fit_problem(key: str, value: str, text: str) -> str | None:
+    """Why the words around value do not make it a fact of key, or None."""
+    clause = _clause_of(value, text)
+    cue = FAVORITE if key.startswith("favorite_") else KEY_FIT.get(key)
+    job_at = JOB_AT.search(clause)
+    employer_by_job = key == "employer" and job_at is not None and as_occupation(job_at["job"])
+    if cue is not None and not cue.search(clause) and not employer_by_job:
+        return f"the message does not speak of the user's {key.replace('_', ' ')}"
+    words = content_words(value)
+    if re.match(r"(?:that|this|these|those|it|them|you|your|you're|he|she|they)\b", value, flags=FLAGS) or \
+            any(w in ("you", "your", "you're", "yours") for w in words):
+        return "the value points at something else, not at the user"
+    for word in words:
+        at = re.search(rf"\b{re.escape(word)}", clause, flags=FLAGS)
+        if at and POINTED.search(clause[:at.start()]):
+            return "the value points at something said before"
+    if cue is not None and key in ("likes", "dislikes") and any(cue.fullmatch(w) for w in words):
+        return "the value holds the verb, not the thing"
+    animals = [w for w in words if PET_WORD.fullmatch(w) or w in NORMALISE]
+    if key == "pet" and (not animals or any(re.search(rf"\b{re.escape(a)}[\s-]+{PET_MODIFIER}", clause, flags=FLAGS)
+                                            for a in animals)):
+        return "the value is not an animal the user has"
+    if key == "language" and not all(w in LANGUAGES for w in words):
+        return "the value is not a language"
+    if key == "diet" and not any(w in DIETS for w in words):
+        return "the value is not a diet"
+    if key in ("location", "hometown") and (as_place(value) is None or NOT_PLACES.match(f"the {value}")):
+        return "the value is not a place"
+    if key == "job" and not (as_occupation(value) or words[0].endswith("ing") or words[-1].endswith("ing")
+                             or words[-1] in ("student", "retired") or FIELD.match(value) or STUDIED.search(clause)):
+        return "the value is not an occupation"
+    if key in ("name", "partner") and as_name(value) is None:
+        return "the value is not a name"
+    if key == "name" and not NAME_SAID.search(clause) and \
+            not any(c.key == "name" and c.value and c.value.casefold() == value.casefold() for c in mine_statements(clause)):
+        return "the message does not give a name"
     return None
 
 
@@ -215,14 +335,6 @@ def _known(current: list[F.Fact], key: str, value: str) -> F.Fact | None:
     return None
 
 
-# Keys whose value alone proves little: "twelve" in "nursing for twelve years" is no age.
-KEY_CUES = {
-    "age": re.compile(r"\b(?:old|turned|turning|aged?|i'?m|i am|im)\b(?!.*\bfor \w+ years\b)", FLAGS),
-    "birthday": re.compile(r"\b(?:birthday|bday|born)\b", FLAGS),
-    "partner": re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|spouse|fianc\w*|married|dating)\b", FLAGS),
-}
-
-
 def judge(proposal: Proposal, message: dict | None, current: list[F.Fact]) -> tuple[Outcome, str]:
     """Check one proposal against the message it cites and the user's current facts."""
     key, value = proposal.key, proposal.value
@@ -240,12 +352,12 @@ def judge(proposal: Proposal, message: dict | None, current: list[F.Fact]) -> tu
     missing = ungrounded(value, message["text"])
     if missing:
         return "rejected", f"the user never said {', '.join(repr(w) for w in missing)}"
-    problem = statement_problem(value, message["text"])
+    problem = statement_problem(value, message["text"], key)
     if problem:
         return "rejected", problem
-    cue = KEY_CUES.get(key)
-    if cue and not cue.search(message["text"]):
-        return "rejected", f"the message does not speak of the user's {key}"
+    misfit = fit_problem(key, value, message["text"])
+    if misfit:
+        return "rejected", misfit
     if _known(current, key, value):
         return "known", "already known"
     held = [f for f in current if f.key == key]

@@ -359,7 +359,7 @@ def _job_activity(m):
     return [Change("assert", "job", trim(m["v"]).lower())]
 
 
-@rule(rf"(?:i (?:(?:{NOW}) )*work as|{IM} (?:(?:{NOW}) )*working as|my (?:job|occupation|profession) is|"
+@rule(rf"(?:i (?:(?:{NOW}) )*work as|{IM} (?:(?:{NOW}) )*working as|my (?:job|occupation|profession|job title|title|role) is|"
       rf"{IM} (?:(?:{NOW}|a|an|by profession) )*)\s*(?:an? )?(?P<v>.+?)(?:\s+(?P<prep>at|for|with) (?P<org>.+))?$")
 def _job(m):
     job = as_occupation(m["v"])

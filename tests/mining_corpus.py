@@ -459,7 +459,7 @@ CORPUS: list[tuple[str, list[str]]] = [
  ("I work as a barista at Starbucks.", ["+ job=barista", "+ employer=Starbucks"]),
  ("I teach math at a high school.", ["+ job=math teacher"]),
  ("I'm self-employed.", []),
- ("My job title is product manager.", []),
+ ("My job title is product manager.", ["+ job=product manager"]),
  ("I've been vegetarian since 2015.", ["+ diet=vegetarian"]),
  ("I no longer eat fish.", []),
  ("I stopped being vegetarian.", ["- diet=vegetarian"]),
