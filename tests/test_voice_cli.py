@@ -98,11 +98,19 @@ def test_the_real_sounddevice_path_through_a_virtual_microphone(pulseaudio, tmp_
     from memory import Memory
     from tests.fakes import ScriptedLLM
 
+    # The user speaks into the virtual microphone once the loop is really listening: started from
+    # the microphone's own frames, half a second in, never on a guessed delay (models load slowly
+    # on a busy machine, and a fixed delay lost the first words).
+    player = threading.Thread(target=subprocess.run, args=(
+        ["paplay", "--device=vsink", str(FIXTURES / "wake_facts_piper_16k.wav")],), kwargs={"check": True})
+
     class TimedMic(MicSource):
         """The microphone, for a fixed stretch of time (the loop ends when input ends)."""
         def frames(self):
             frames = super().frames()
-            for _ in range(int(9.0 * 16000 / 512)):
+            for i in range(int(9.0 * 16000 / 512)):
+                if i == int(0.5 * 16000 / 512):
+                    player.start()
                 yield next(frames)
 
     mic, speaker = TimedMic("pulse"), SpeakerSink("pulse")
@@ -111,10 +119,6 @@ def test_the_real_sounddevice_path_through_a_virtual_microphone(pulseaudio, tmp_
         brain = Brain(mem, ScriptedLLM().enqueue("Noted."), config, "u")
         brain.connect()
         loop = build_loop(config, brain, mic, speaker, None)
-        # The user speaks into the virtual microphone a moment after the loop starts listening.
-        player = threading.Timer(1.0, subprocess.run, args=(
-            ["paplay", "--device=vsink", str(FIXTURES / "wake_facts_piper_16k.wav")],), kwargs={"check": True})
-        player.start()
         stats = loop.run()
         player.join()
         mic.close()
