@@ -133,6 +133,9 @@ def targets(phrase: str, strict: bool = True) -> list[Target]:
     note_ = re.fullmatch(r"(?:the|my|that) note (?:about|that says|saying) (?P<v>.+)", target, flags=F)
     if note_:
         return [Target("note", trim(note_["v"]))]
+    said = re.fullmatch(r"(?:what|everything|anything) i (?:said|told you|mentioned) about (?P<v>.+)", target, flags=F)
+    if said:
+        return [Target(None, trim(said["v"]))]
     inner = mine_statements(target)
     if inner:
         return [Target(c.key, c.value) for c in inner if c.key]
@@ -150,12 +153,12 @@ def targets(phrase: str, strict: bool = True) -> list[Target]:
 # --------------------------------------------------------------------------------------------
 LEAD_IN = r"^(?:(?:hey|hi|ok|okay|so|well|and|but|please|glados|um|uh)[\s,]+)*"
 LIST = re.compile(
-    LEAD_IN + r"(?:what (?:do|did) you (?:remember|know|recall|have) (?:about|on|of) me|what do you remember\s*[?.!]*$|"
+    LEAD_IN + r"(?:(?:what (?:do|did) you (?:remember|know|recall|have) (?:about|on|of) me|"
     r"what have you (?:got|remembered|stored|learned) (?:on|about) me|(?:tell|show) me what you (?:know|remember) about me|"
     r"what else do you know about me|(?:list|show(?: me)?) (?:my|your|the) (?:memories|facts|memory)|"
-    r"who am i\s*[?.!]*$|what do you know about me)\b", F)
+    r"what do you know about me|tell me about myself)\b|(?:what do you remember|who am i)\s*[?.!]*$)", F)
 WHY = re.compile(LEAD_IN + r"(?:why|how) do you (?:think|know|believe|remember|say)(?: that)? "
-                 r"(?P<rest>(?:i|i'm|im|i've|ive|i am|i have|my)\b.+?)[?.!]*$", F)
+                 r"(?P<rest>(?:(?:where|what|who|when|how old) )?(?:i|i'm|im|i've|ive|i am|i have|my)\b.+?)[?.!]*$", F)
 WH = r"(?:what|where|who|when|how old|how)"
 # How every memory question opens (or it ends with "?"): a cheap test before the patterns.
 ASKING = re.compile(LEAD_IN + r"(?:what|what's|whats|where|who|who's|when|when's|why|how|do|does|did|am|is|are|can|"
@@ -174,12 +177,14 @@ ASK_KEYS: list[tuple[str, tuple[str, ...]]] = [
      r"what are my allergies|what(?:'s| is) my allergy|what can(?:'t| ?not) i eat", ("allergy", "medical", "diet")),
     (r"what(?:'s| is) my diet|what do i (?:eat|not eat)|am i (?:an? )?(?:vegetarian|vegan|pescatarian|omnivore)|"
      r"do i eat (?:meat|fish)", ("diet",)),
+    (rf"what(?:'s| is) the name of my (?:{PETS}|pets?)", ("pet",)),
+    (rf"what(?:'s| is) the name of my {PARTNER}", ("partner",)),
     (rf"do i have (?:a |an |any )?(?:pets?|{PETS})|what (?:pets?|animals?) do i have|what(?:'s| is| are) my "
      rf"(?:{PETS}|pets?)(?:'s?)? names?|how many (?:pets|{PETS}) do i have", ("pet",)),
     (r"what do i (?:like|love|enjoy)|what are my (?:hobbies|interests|likes)|what(?:'s| is) my hobby|"
      r"what am i (?:into|interested in)", ("likes",)),
     (r"what do i (?:hate|dislike|not like)|what don'?t i like", ("dislikes",)),
-    (r"how old am i|what(?:'s| is) my age", ("age",)),
+    (r"how old am i|what(?:'s| is) my age|how old do you think i am", ("age",)),
     (r"when(?:'s| is) my (?:birthday|bday)|when was i born|what(?:'s| is) my (?:birthday|date of birth)", ("birthday",)),
     (rf"who(?:'s| is) my {PARTNER}|who am i (?:married to|dating|engaged to|with)|what(?:'s| is) my "
      rf"{PARTNER}(?:'s)? name|am i married", ("partner",)),
@@ -227,7 +232,8 @@ CORRECTION = re.compile(
 CORRECTION_WORDS = ("mean", "said", "not ", "it's", "its ", "it is", "should be", "make that")
 # Said after "no, I mean ...", these are not a value: "I mean, the weather is nice".
 NOT_A_CORRECTION = re.compile(r"^(?:the other|that|this|it|what|how|why|when|who|so|really|sure|fine|ok|okay|"
-                              r"nothing|anything|you|yes|no|a joke|kidding|joking|the same|well|like)\b|"
+                              r"nothing|anything|you|yes|no|a joke|kidding|joking|the same|well|like|hi|hello|hey|"
+                              r"thanks|thank you|bye|goodbye|sorry|please|to)\b|"
                               r"\b(?:is|are|was|were|be|do|does|did|has|had|will|would|can|could|should)\b", F)
 # Without an "oops" word before them or the old value after, these say nothing about a correction:
 # "it's raining", "should be fun".

@@ -32,6 +32,9 @@ WORLD_QUESTIONS = [
     "can you remember the name of the song at the end of Portal?",
     "can you forget things?",
     "do you remember the war?",
+    "what do you remember about our last chat?",
+    "why do you think people like jazz?",
+    "what do you know about black holes?",
 ]
 
 
@@ -61,6 +64,7 @@ QUESTIONS_ABOUT_ME = {
     "am I allergic to anything?": "peanuts", "what's my diet?": "vegetarian",
     "do I have any pets?": "dog named Rex", "what do I like?": "chess", "how old am I?": "34",
     "when is my birthday?": "march 3", "who is my wife?": "Mia", "do you know what I'm called?": "Ada",
+    "what's the name of my dog?": "Rex", "do you remember where I live?": "Leeds", "how old do you think I am?": "34",
 }
 
 
@@ -138,6 +142,24 @@ def test_not_a_teacher_anymore_leaves_no_negated_row(mem):
     mem.observe("ada", "I'm a teacher")
     mem.observe("ada", "I'm not a teacher anymore, I'm retired")
     assert [(f.key, f.value) for f in mem.facts("ada")] == [("job", "retired")]
+
+
+@pytest.mark.parametrize("text, kind, key", [
+    ("who am I?", "list", None), ("tell me about myself", "list", None),
+    ("how do you know where I live?", "why", "location"), ("why do you think I like jazz?", "why", "likes"),
+    ("could you forget where I live?", "forget", "location"), ("stop remembering my address", "forget", "location"),
+    ("can you remember that I'm vegan?", "remember", None),
+])
+def test_commands_in_other_words(text, kind, key):
+    command = parse(text).command
+    assert command is not None and command.kind == kind
+    assert key is None or [t.key for t in command.targets] == [key]
+
+
+@pytest.mark.parametrize("text", ["I meant to say hi", "I said no", "not now", "no wait", "it's raining",
+                                  "I mean, the weather is nice", "no, I meant the other one"])
+def test_not_corrections(text):
+    assert not any(c.op == "correct" for c in parse(text).changes)
 
 
 def test_one_parse_gives_the_command_and_its_target():
