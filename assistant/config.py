@@ -95,6 +95,7 @@ class VoiceConfig(Strict):
     wake_threshold: float = Field(0.78, gt=0, le=1)
     follow_up_s: float = Field(8.0, ge=0, le=600)
     wake_pause_s: float = Field(2.0, ge=0, le=30)
+    wake_second_look_s: float = Field(2.0, ge=0, le=10)   # re-transcribe this much of an utterance's opening; 0: off
     barge_in: bool = False
     stream_sentences: bool = True       # speak each sentence as soon as it is written
     stt_model: str = "bundled"          # 'bundled' (tiny.en in the wheel), a path, or a model name

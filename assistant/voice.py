@@ -17,11 +17,11 @@ import numpy as np
 from .audio.base import AudioSink, AudioSource
 from .brain import Brain, Interrupted
 from .config import VoiceConfig
-from .events import Speech, Transcript, Utterance
+from .events import RATE, Speech, Transcript, Utterance
 from .stt import Transcriber
 from .tts import SentenceChunker, Synthesizer
 from .vad import Segmenter
-from .wake import WakeWord
+from .wake import WakeMatch, WakeWord
 
 Show = Callable[[str, str], None]   # (state, detail) for the terminal
 
@@ -154,6 +154,7 @@ class VoiceLoop:
 
     # -- the loop -------------------------------------------------------------------------------
     def run(self) -> VoiceStats:
+        self.source_catch_up()    # what a live microphone recorded while the models loaded is not a request
         self.show("listening", "")
         while (utterance := self.next_utterance()) is not None:
             self.handle(utterance)
@@ -190,6 +191,8 @@ class VoiceLoop:
             return
         match = self.wake.match(text, phrase)
         if match is None and utterance.start_s > self.follow_up_until:
+            match = self._second_look(utterance, phrase, text)
+        if match is None and utterance.start_s > self.follow_up_until:
             self.stats.ignored.append(text)
             self.show("ignored", text)
             return
@@ -222,6 +225,18 @@ class VoiceLoop:
         getattr(self.sink, "end_reply", lambda: None)()
         self.follow_up_until = self.segmenter.time_s + self.config.follow_up_s
         self.show("timings", timings.line())
+
+    def _second_look(self, utterance: Utterance, phrase: str, text: str) -> WakeMatch | None:
+        """Whisper sometimes drops a leading "Hey GLaDOS" from a long utterance; the opening alone,
+        transcribed again, keeps it. The whole transcript is then the request."""
+        opening_s = self.config.wake_second_look_s
+        if opening_s <= 0 or utterance.seconds <= opening_s + 0.5:
+            return None     # short: the first transcription already saw the opening as it is
+        opening = Utterance(utterance.samples[: int(opening_s * RATE)], utterance.start_s,
+                            utterance.start_s + opening_s)
+        heard = self.stt.transcribe(opening, hotwords=phrase).text
+        found = self.wake.match(heard, phrase)
+        return WakeMatch(request=text, score=found.score) if found is not None else None
 
     def _speak_line(self, mouth: Mouth, text: str) -> None:
         try:

@@ -180,3 +180,32 @@ def test_end_of_speech_is_measured_not_the_configured_silence(silence_s, end_of_
         utterance = segmenter.flush()     # the input ended 0.3 s after the voice did
     expected = 0.3 if end_of_input else silence_s
     assert utterance is not None and abs(utterance.end_of_speech_s - expected) <= frame_s
+
+
+def test_a_wake_word_whisper_dropped_is_found_in_a_second_look_at_the_opening(models, tmp_path):
+    """Whisper can drop a leading "Hey GLaDOS" from a long utterance (seen through a real virtual
+    microphone); the opening transcribed alone keeps it, and the request is the whole transcript."""
+    from assistant.events import Transcript
+    from assistant.stt import Transcriber
+    real_stt, tts = models
+
+    class DropsTheWakeWord(Transcriber):
+        def transcribe(self, utterance, hotwords=None):
+            heard = real_stt.transcribe(utterance, hotwords)
+            if utterance.seconds > 2.5:   # what the real model did to the whole utterance
+                return Transcript("My name is Bob and I'm allergic to peanuts", utterance, heard.stt_s)
+            return heard
+
+    config = load_config()
+    with Memory(tmp_path / "m.db") as mem:
+        brain = Brain(mem, ScriptedLLM().enqueue("Noted."), config, "u")
+        brain.connect()
+        sink = WavSink(tmp_path / "out.wav")
+        stats = build_loop(config, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), sink,
+                           stt=DropsTheWakeWord(), tts=tts).run()
+        sink.close()
+        off = config.model_copy(update={"voice": config.voice.model_copy(update={"wake_second_look_s": 0})})
+        stats_off = build_loop(off, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), WavSink(tmp_path / "o.wav"),
+                               stt=DropsTheWakeWord(), tts=tts).run()
+    assert stats.heard == ["My name is Bob and I'm allergic to peanuts"] and stats.ignored == []
+    assert stats_off.heard == [] and stats_off.ignored == ["My name is Bob and I'm allergic to peanuts"]

@@ -2,6 +2,7 @@
 Ollama, and a real sounddevice path through a PulseAudio null sink."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ import time
 
 import numpy as np
 import pytest
+from rich.console import Console
 
 from assistant.audio.wavfile import read_wav
 from tests.conftest import ROOT, glados
@@ -101,14 +103,20 @@ def test_the_real_sounddevice_path_through_a_virtual_microphone(pulseaudio, tmp_
     # The user speaks into the virtual microphone once the loop is really listening: started from
     # the microphone's own frames, half a second in, never on a guessed delay (models load slowly
     # on a busy machine, and a fixed delay lost the first words).
-    player = threading.Thread(target=subprocess.run, args=(
-        ["paplay", "--device=vsink", str(FIXTURES / "wake_facts_piper_16k.wav")],), kwargs={"check": True})
+    # A second of silence first: a playback stream that starts on a loaded machine can stutter in its
+    # first moments, and that must not be where the wake word is.
+    from assistant.audio.wavfile import read_wav, write_wav
+    audio, rate = read_wav(FIXTURES / "wake_facts_piper_16k.wav")
+    played = tmp_path / "played.wav"
+    write_wav(played, np.concatenate([np.zeros(rate, np.float32), audio]), rate)
+    player = threading.Thread(target=subprocess.run, args=(["paplay", "--device=vsink", str(played)],),
+                              kwargs={"check": True})
 
     class TimedMic(MicSource):
         """The microphone, for a fixed stretch of time (the loop ends when input ends)."""
         def frames(self):
             frames = super().frames()
-            for i in range(int(9.0 * 16000 / 512)):
+            for i in range(int(10.0 * 16000 / 512)):
                 if i == int(0.5 * 16000 / 512):
                     player.start()
                 yield next(frames)
@@ -118,10 +126,11 @@ def test_the_real_sounddevice_path_through_a_virtual_microphone(pulseaudio, tmp_
     with Memory(tmp_path / "m.db") as mem:
         brain = Brain(mem, ScriptedLLM().enqueue("Noted."), config, "u")
         brain.connect()
-        loop = build_loop(config, brain, mic, speaker, None)
+        log = io.StringIO()
+        loop = build_loop(config, brain, mic, speaker, Console(file=log, width=200))
         stats = loop.run()
         player.join()
         mic.close()
         facts = {(f.key, f.value) for f in mem.facts("u")}
-    assert stats.heard, f"nothing heard through the virtual microphone (ignored: {stats.ignored})"
+    assert stats.heard, f"nothing heard through the virtual microphone (ignored: {stats.ignored}); {log.getvalue()}"
     assert ("allergy", "peanuts") in facts
