@@ -52,17 +52,9 @@ class ChatUI:
         if self.mid_reply:              # an event in the middle of a streamed reply gets its own line
             self.console.print()
             self.mid_reply = False
-        if kind == "recalled":
-            self.say(f"[recalled from session {data['session'] or 'notes'} on {data['date']}]", "dim")
-        elif kind == "tool":
-            self.say(f"[memory tool {data['name']}({data['arguments']})]", "dim")
-        elif kind == "fact":
-            change = data["change"]
-            self.say(f"[remembered {change.key}: {change.value} ({change.kind})]", "dim")
-        elif kind == "degraded":
-            self.say(f"[{data['why']}]", "yellow")
-        elif kind == "consolidated":
-            self.say(consolidation_line(data["result"]), "dim")
+        line = event_line(kind, data)
+        if line is not None:
+            self.say(*line)
 
     def _streamer(self) -> Callable[[str], None]:
         """Prints 'GLaDOS: ' before the first piece of a reply, so events print above it."""
@@ -204,6 +196,22 @@ def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator
         if not line:
             return
         yield line
+
+
+def event_line(kind: str, data: dict) -> tuple[str, str] | None:
+    """A brain event as (text, style) for the terminal; the chat and the voice loop both print these."""
+    if kind == "recalled":
+        return f"[recalled from session {data['session'] or 'notes'} on {data['date']}]", "dim"
+    if kind == "tool":
+        return f"[memory tool {data['name']}({data['arguments']})]", "dim"
+    if kind == "fact":
+        change = data["change"]
+        return f"[remembered {change.key}: {change.value} ({change.kind})]", "dim"
+    if kind == "degraded":
+        return f"[{data['why']}]", "yellow"
+    if kind == "consolidated":
+        return consolidation_line(data["result"]), "dim"
+    return None
 
 
 def consolidation_line(result: Consolidation) -> str:

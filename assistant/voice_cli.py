@@ -9,7 +9,7 @@ from rich.console import Console
 
 from .audio import AudioError, AudioFileError, WavSink, WavSource, open_microphone, open_speaker
 from .brain import Brain
-from .chat import make_llm
+from .chat import event_line, make_llm
 from .chat import run as run_chat
 from .config import Config
 from .stt import STTError, Transcriber, WhisperTranscriber
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
         return no_audio(str(exc), args, config, user, console, memory_factory)
     try:
         with memory_factory() as memory:
-            brain = Brain(memory, make_llm(config), config, user)
+            brain = Brain(memory, make_llm(config), config, user, on_event=print_event(console))
             problem = brain.connect()
             if problem is not None:
                 console.print(f"glados: {problem}. Listening anyway: memory commands still work.",
@@ -84,6 +84,15 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
         sink.close()
         source.close()
     return 0
+
+
+def print_event(console: Console):
+    """What was remembered, recalled or degraded, shown as in the chat."""
+    def show(kind: str, data: dict) -> None:
+        line = event_line(kind, data)
+        if line is not None:
+            console.print(line[0], style=line[1], markup=False, highlight=False, soft_wrap=True)
+    return show
 
 
 def no_audio(why: str, args, config: Config, user: str, console: Console, memory_factory) -> int:

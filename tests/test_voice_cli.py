@@ -30,6 +30,7 @@ def test_voice_with_wav_files_through_the_cli(tmp_path):
                         "--output", str(out), env={"OLLAMA_HOST": stub.url}, timeout=180)
     assert result.returncode == 0, result.stderr
     assert "[heard]" in result.stdout and "[speaking]" in result.stdout and "first audio" in result.stdout
+    assert "[remembered allergy: peanuts (added)]" in result.stdout       # shown as in the chat
     facts = json.loads(glados("memory", "list", "--json", "--user", "bob").stdout)
     assert {("name", "Bob"), ("allergy", "peanuts")} <= {(f["key"], f["value"]) for f in facts}
     audio, rate = read_wav(out)
