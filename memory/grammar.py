@@ -10,7 +10,7 @@ import regex as re
 
 from .intent import Change, Command, Target
 from .lexicon import (
-    F, LEAD, NON_VALUES, PETS, SENTENCE_SPLIT, clean, match_start, normalise, search_in,
+    F, LEAD, NON_VALUES, PETS, clean, holds_any, match_start, normalise, search_in,
     split_items, trim,
 )
 from .rules import FAV, PARTNER, fav_key, mine_statements
@@ -76,8 +76,7 @@ FORGET_TARGETS = [
 
 def note(sentence: str) -> tuple[Command, list[Change]] | None:
     """"remember that my sister's birthday is may 3" -> a note; inner facts win over a note."""
-    folded = sentence.casefold()
-    if not any(word in folded for word in NOTE_WORDS):
+    if not holds_any(sentence, NOTE_WORDS):
         return None
     m = search_in(NOTE, sentence)
     if not m:
@@ -242,8 +241,7 @@ WEAK_MEANT = {"it's", "its", "it is", "should be", "not", "i mean"}
 
 def correction(sentence: str) -> list[Change] | None:
     """The corrected value of what the user said a moment ago, or None when this is not a correction."""
-    folded = sentence.casefold()
-    if not any(word in folded for word in CORRECTION_WORDS):
+    if not holds_any(sentence, CORRECTION_WORDS):
         return None
     m = match_start(CORRECTION, sentence)
     if not m:

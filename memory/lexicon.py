@@ -76,6 +76,12 @@ def match_start(pattern: re.Pattern, text: str):
         return None
 
 
+def holds_any(text: str, words: tuple[str, ...]) -> bool:
+    """A cheap test before an expensive pattern: does text hold one of these (lowercase) words?"""
+    folded = text.casefold()
+    return any(word in folded for word in words)
+
+
 def trim(value: str, stop: re.Pattern = VALUE_STOP) -> str:
     """Cut an open value at the first word that cannot belong to it, then drop trailing filler."""
     value = value.strip(" \t\"'“”")

@@ -1,0 +1,157 @@
+"""The fact rules: one clause the user said about themself -> the `Change`s it states.
+
+Facts are about the speaker, stated by the speaker, in the first person. So every pattern is
+anchored at the start of a clause ("my brother lives in Oslo" never reaches "i live in"), and
+questions, hypotheticals, hedges and reported speech are dropped before any pattern runs. The
+rules live by subject (health, people, tastes); this module runs them over a text.
+
+The vocabulary (keys and their examples) is in tests/mining_corpus.py, one labelled line each.
+"""
+from __future__ import annotations
+
+import regex as re
+
+from ..intent import Change
+from ..lexicon import (
+    F, HYPOTHETICAL, IF_ANYWHERE, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
+    match_start, search_in, strip_lead,
+)
+from . import health, people, tastes
+from .health import PESCATARIAN_BUT
+from .people import FIELDS, NOT_A_NAME_STATE, PARTNER
+from .registry import RAW_RULES, RULES, Rule
+from .tastes import FAV, OWN_CLAUSE_VERBS, fav_key, singular
+
+# Importing a rule module registers its rules; they are tried in this order.
+RULE_MODULES = (health, people, tastes)
+
+__all__ = ["FAV", "FIELDS", "HEDGE", "JOKE", "NOT_A_NAME_STATE", "PARTNER", "RAW_RULES", "RULES", "SARCASM",
+           "fav_key", "last_animal", "mine_statements"]
+
+
+# Rules that can match a clause starting with a given first word, found once per word with the
+# regex module's partial matching: most clauses then try a handful of rules instead of ninety.
+FIRST_WORD = re.compile(r"\S+\s?")
+_CANDIDATES: dict[tuple[int, str], list[Rule]] = {}
+MAX_CANDIDATE_KEYS = 20_000
+
+
+def _candidates(rules: list[Rule], text: str) -> list[Rule]:
+    first = FIRST_WORD.match(text)
+    if not first or len(first.group(0)) > 40:
+        return rules
+    key = (id(rules), first.group(0))
+    found = _CANDIDATES.get(key)
+    if found is None:
+        found = [r for r in rules if r[0].match(first.group(0), partial=True)]
+        if len(_CANDIDATES) < MAX_CANDIDATE_KEYS:
+            _CANDIDATES[key] = found
+    return found
+
+
+def _first(rules: list[Rule], text: str) -> list[Change]:
+    """The changes of the first rule that matches and finds something. The hot loop of mining."""
+    timeout = TIMEOUT_S if len(text) > TIMEOUT_FROM_CHARS else None
+    folded = text.casefold()
+    for pattern, handler, needs in _candidates(rules, text):
+        if needs and not any(word in folded for word in needs):
+            continue
+        try:
+            m = pattern.match(text, timeout=timeout)
+        except TimeoutError:
+            continue
+        if m:
+            changes = handler(m)
+            if changes:
+                return changes
+    return []
+
+
+# A hedge or a joke is not a fact: "i'm kind of allergic to mornings haha", "oh great, i just love mondays".
+HEDGE = re.compile(r"(?<!\b(?:favou?rite|a|the|this|that|what|any|every|some|one|other|same|which|no|all|"
+                   r"different|new|my|your|his|her|our|their)\s)\b(?:kind of|sort of)\b|\b(?:kinda|sorta)\b", F)
+JOKE = re.compile(r"\b(?:ha(?:ha)+h?|he(?:he)+|lol|lmao|rofl|jk|j/k|just kidding|just joking|kidding)\b|/s$|;\)|:p\b", F)
+SARCASM = re.compile(r"^(?:oh|ah)[\s,]+(?:great|joy|wonderful|fantastic|brilliant|perfect|goody|sure|yay)\b|"
+                     r"^(?:yeah|ya) right\b|^great,? just great\b|^(?:wow|gee),? thanks\b", F)
+
+
+def _mine_clause(clause: str) -> list[Change]:
+    body = strip_lead(clause)
+    if match_start(QUESTION, body) or match_start(HYPOTHETICAL, body) or search_in(IF_ANYWHERE, body):
+        return []
+    if search_in(HEDGE, body):
+        return []
+    return _first(RAW_RULES, clause) or _first(RULES, body)
+
+
+# "i love cats! i have one myself": a count with no noun takes the animal just mentioned.
+FOLLOW_UP_PET = re.compile(r"^(?:and |actually |in fact )?(?:i (?:have|own|got)|i've got|ive got) (?P<c>one|two|three|four|five|"
+                           r"a couple|a few|\d{1,2})(?: of (?:them|those|my own))?(?: myself| too| as well| at home| of my own)?"
+                           r"\s*[.!]*$", F)
+
+
+def _follow_up(sentence: str, mentioned: str | None) -> list[Change]:
+    m = match_start(FOLLOW_UP_PET, strip_lead(sentence))
+    if not m or not mentioned:
+        return []
+    kind = singular(mentioned)
+    count = m["c"].lower()
+    return [Change("assert", "pet", kind if count == "one" else f"{count} {kind}s" if not kind.endswith("s") else f"{count} {kind}")]
+
+
+ANIMAL = re.compile(rf"\b(?P<a>{PETS})\b", F)
+
+
+def last_animal(text: str) -> str | None:
+    """The last animal named in text, for a follow-up like "i have one too"."""
+    found = [m["a"] for m in ANIMAL.finditer(text, timeout=TIMEOUT_S)] if len(text) < 2000 else []
+    return found[-1] if found else None
+
+
+def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
+    """The facts in statements (not commands); `mentioned`: an animal named earlier in the turn."""
+    changes: list[Change] = []
+    sentences = SENTENCE_SPLIT.split(text)
+    for i, sentence in enumerate(sentences):
+        follow = _follow_up(sentence.strip(), mentioned) if mentioned else []
+        if follow:
+            changes += follow
+            continue
+        sentence = sentence.strip()
+        body = strip_lead(sentence)
+        if not sentence or sentence.endswith("?") or match_start(HYPOTHETICAL, body) or match_start(QUESTION, body):
+            continue
+        if search_in(JOKE, sentence) or match_start(SARCASM, sentence):
+            continue
+        # A rule that reads the whole sentence ("i don't eat meat but i eat fish") wins over its parts.
+        if match_start(PESCATARIAN_BUT, body.rstrip(".!")):
+            changes.append(Change("assert", "diet", "pescatarian"))
+            continue
+        for clause in clauses(sentence):
+            for part in _coordinated(clause):
+                changes += _mine_clause(part.rstrip(".!"))
+        if i + 1 < len(sentences):
+            mentioned = last_animal(sentence) or mentioned
+    return changes
+
+
+I_SUBJECT = re.compile(r"^(?:i|i'm|im|i am|i've|ive|i have)\b", F)
+COORDINATED = re.compile(rf"(?:,\s*|\s+)(?:and|but|and also|but also|and i also|yet)\s+(?=(?:(?:really|also|absolutely|"
+                         rf"totally|just|still|do) )*{OWN_CLAUSE_VERBS}\b)", F)
+VERB_LIST = re.compile(r"\b(?:like|love|enjoy|prefer|hate)s? to\b", F)
+
+
+def _coordinated(clause: str) -> list[str]:
+    """"i love hiking but hate running" -> ["i love hiking", "i hate running"]: a verb joined without
+    its own "i" still has the speaker as subject. Not inside a verb list ("i like to read and swim")."""
+    body = strip_lead(clause)
+    if not match_start(I_SUBJECT, body):
+        return [clause]
+    parts, start = [], 0
+    for m in COORDINATED.finditer(clause):
+        if search_in(VERB_LIST, clause[start:m.start()]):
+            break
+        parts.append(clause[start:m.start()])
+        start = m.end()
+    parts.append(clause[start:])
+    return [parts[0]] + [f"i {p}" for p in parts[1:]]

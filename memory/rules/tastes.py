@@ -1,0 +1,297 @@
+"""Fact rules for what the user likes: favourites, likes and dislikes, pets, languages, the wake word."""
+from __future__ import annotations
+
+import regex as re
+
+from ..intent import Change
+from ..lexicon import (
+    COUNT, F, IM, IVE, LANGUAGES, LIST_STOP, NON_VALUES, NOW, PETS, gerund, match_start, split_items, titled,
+    trim, word_count_ok,
+)
+from .registry import each, rule
+
+
+# --- favourites ------------------------------------------------------------------------------
+FAV = r"(?:favou?rite|fav|fave|most loved|preferred)"
+FAV_WORDS = ("fav", "most loved", "preferred")
+THING_ALIASES = {"programming_language": "language", "coding_language": "language",
+                 "colour": "color", "programming_languages": "language", "colours": "color",
+                 "movie_of_all_time": "movie", "tv_show": "show", "tv_series": "show"}
+
+
+def fav_key(thing: str) -> str | None:
+    thing = re.sub(r"\s+(?:of all time|ever|right now|at the moment|now|these days|currently|lately)$", "",
+                   thing.strip().lower())
+    # "type of music to sing" -> "music"; "kind of movie" -> "movie"
+    thing = re.sub(r"^(?:type|kind|sort|genre|style|brand) of\s+|\s+to \w+$", "", thing)
+    thing = re.sub(r"[^a-z0-9 ]", "", thing).strip().replace(" ", "_")
+    thing = THING_ALIASES.get(thing, thing)
+    if thing.endswith("s") and not thing.endswith("ss") and len(thing) > 3:
+        thing = thing[:-1]
+    thing = THING_ALIASES.get(thing, thing)
+    if not thing or len(thing) > 30 or thing.count("_") > 2:
+        return None
+    return "favorite_" + thing
+
+
+def _fav_value(value: str) -> str | None:
+    value = trim(value)
+    if not value or value.lower() in NON_VALUES or len(value.split()) > 6:
+        return None
+    return value
+
+
+# "my favorite color isn't blue anymore"
+@rule(rf"my {FAV} (?P<t>[\w ]{{1,30}}?) (?:isn't|isnt|is not|aren't|is no longer) (?P<v>.+?)(?: anymore| any more)?\s*$")
+def _fav_retract(m):
+    key = fav_key(m["t"])
+    return [Change("retract", key, _fav_value(m["v"]))] if key and _fav_value(m["v"]) else []
+
+
+# "my favorite color is blue", "my favourite programming language is rust", "my fav food's sushi"
+@rule(rf"my (?:(?:all[- ]time|new|current|absolute) )?{FAV} (?P<t>[\w ]{{1,30}}?)(?:'s| is| are| would be| has to be|"
+      r" must be| is probably| is definitely| these days is| right now is| at the moment is) (?P<v>.+)")
+def _fav(m):
+    key, value = fav_key(m["t"]), _fav_value(m["v"])
+    return [Change("assert", key, value)] if key and value else []
+
+
+# "blue is my favorite color", "rust is my favourite programming language"
+@rule(rf"(?!(?:i|it|that|this|what|which|who|there)\b)(?P<v>[\w' -]{{1,40}}?) (?:is|are) (?:(?:now|still|definitely|probably|"
+      rf"totally) )?my (?:new |all[- ]time |absolute )?{FAV} (?P<t>[\w ]{{1,30}}?)\s*[.!]*$", needs=FAV_WORDS)
+def _fav_inverted(m):
+    key, value = fav_key(m["t"]), _fav_value(m["v"])
+    return [Change("assert", key, value)] if key and value else []
+
+
+# --- wake word -------------------------------------------------------------------------------
+# "change your wake word to hey jarvis", "set the wake word to computer"
+@rule(r"(?:please |can you |could you )?(?:change|set|switch|make|update) (?:your|the) (?:wake ?word|"
+      r"wake phrase|trigger word|activation phrase) (?:to|as|into|be) (?P<v>.+)|(?:your|the) "
+      r"(?:wake ?word|wake phrase) is (?:now )?(?P<w>.+)|use (?P<x>.+?) as (?:your|the) wake ?(?:word|phrase)")
+def _wake_word(m):
+    value = trim(m["v"] or m["w"] or m["x"]).strip("\"'“” ").lower()
+    return [Change("assert", "wake_word", value)] if word_count_ok(value, 4) else []
+
+
+# --- likes / dislikes ------------------------------------------------------------------------
+LIKE_VERBS = r"(?:like|love|enjoy|adore|dig|really like|am into|'m into|m into)"
+HATE_VERBS = r"(?:hate|dislike|detest|despise|loathe|can'?t stand|cannot stand|can'?t bear|abhor)"
+NOT_LIKE = r"(?:don'?t|do not|no longer|never) (?:really |much |particularly |actually )?(?:like|love|enjoy|care for)"
+INTENSIFIER = r"(?:(?:really|absolutely|totally|truly|also|just|do|still|actually|honestly|genuinely|now|so|very much|simply|quite|secretly|definitely|deeply|seriously) )*"
+
+
+# "and" inside one liked thing is not a list: "rock and roll", "getting up bright and early".
+FIXED_AND = re.compile(r"\b(?:rock|rhythm|bright|salt|fish|mac|bread|black|pros|arts|drum|hide|cops|bed|"
+                       r"peace|rest|rank|hip hop|cheese|surf|cookies|peanut butter|strawberries|fast|"
+                       r"dungeons|sword|ice)\s+(?:and|&|n)\s+\w+", F)
+# Verbs that start a new clause of their own: "i love hiking but hate running" = "... but i hate running".
+OWN_CLAUSE_VERBS = (r"(?:love|like|enjoy|adore|hate|dislike|detest|prefer|have|own|live|work|study|teach|speak|play|"
+                    r"am|go|drive|volunteer|spend|read|watch)")
+# A liked activity said through who or where: "spending time with my kids" -> "kids".
+LIKE_FRAME = re.compile(r"^(?:spending (?:my |some |quality )?time (?:with|at|in|on)|spend(?:ing)? time (?:with|at|in|on)|"
+                        r"being (?:around|with|at|in|outside in)|time (?:with|at|in|on)|hanging out with)\s+"
+                        r"(?:(?:my|the|our)\s+)?", F)
+COMMON_VERBS = (r"(?:read|play|watch|go|spend|hang|cook|bake|swim|run|write|travel|dance|sing|draw|paint|hike|ride|eat|"
+                r"drink|listen|explore|visit|learn|garden|knit|sew|fish|hunt|camp|ski|surf|shop|grill|lift|do|make|take|"
+                r"meet|see|try|work|relax|sleep|build|fix|collect|sit|walk|jog|bike|cycle|climb|sail|study|teach|help|"
+                r"volunteer|chat|talk|code|program|craft|bowl|golf|skate|snowboard|spend|stay|get|have|keep|feed|"
+                r"care|look|sleep|binge|browse|scroll|stream|tinker|practice|practise|train|host|throw|attend|join)")
+LIKE_STOP = re.compile(LIST_STOP.pattern.replace(r"(?:with|since|", r"(?:since|", 1), F)
+ANAPHORA = re.compile(r"(?:^|\s)(?:it|that|this|them|those|these|him|her|you|one|all|both|em|'em)$", F)
+
+
+def _like_values(raw: str) -> list[str]:
+    raw = trim(raw, LIKE_STOP)
+    if re.match(r"(?:it|that|this|those|these|them|you|how|when|where|what|the way|the idea|my job when|a lot of)\b",
+                raw, flags=F):
+        return []
+    if re.match(r"to (?:be|have|get|make|keep|feel|know|think)\b", raw, flags=F):
+        return []       # "i prefer to be more free spirited": a wish about oneself, not a liked thing
+    verbs = bool(re.match(r"to\s+\w", raw, flags=F))
+    raw = raw[3:].strip() if verbs else raw
+    # a letter that no list splits on holds a fixed phrase together: "rockǀandǀroll"
+    protected = FIXED_AND.sub(lambda m: m.group(0).replace(" ", "\u01c0"), raw)
+    parts = [p.replace("\u01c0", " ") for p in split_items(protected, stop=LIKE_STOP)]
+    out = []
+    for part in parts:
+        # "to watch movies and tv shows": after the first, only a verb starts a new activity
+        value = gerund(part) if verbs and (part is parts[0] or re.match(rf"{COMMON_VERBS}\b", part, flags=F)) else part
+        value = re.sub(r"^(?:(?:all|different|many|lots of|various) )?(?:kinds|types|sorts) of\s+", "", value, flags=F)
+        value = LIKE_FRAME.sub("", value).strip()
+        words = value.split()
+        if re.match(r"\w+ing (?:it|them|that|this|those)\b", value, flags=F):
+            return out      # "to drink it with milk and sugar": what follows belongs to "it"
+        if not words or ANAPHORA.search(value) or re.search(r"\bthings$", value, flags=F) or (not verbs and part is not parts[0] and
+                                                   re.match(rf"{OWN_CLAUSE_VERBS}\b", part, flags=F)):
+            continue
+        out.append(value)
+    # "exploring the ice and snow": a lone noun after a gerund with an object belongs to it
+    if len(out) == 2 and len(out[0].split()) >= 3 and out[0].split()[0].endswith("ing") and \
+            len(out[1].split()) == 1 and not out[1].endswith("ing"):
+        out = [f"{out[0]} and {out[1]}"]
+    return out
+
+
+# "i don't like olives anymore", "i no longer enjoy running", "i'm not into jazz anymore"
+@rule(rf"i {NOT_LIKE} (?P<v>.+?) (?:anymore|any more|these days|now)\b"
+      rf"|i no longer (?:like|love|enjoy) (?P<w>.+)|i (?:stopped|quit) (?:liking|enjoying|loving) (?P<x>.+)"
+      rf"|{IM} (?:no longer|not) (?:into|a fan of) (?P<y>.+?) (?:anymore|any more)\b|{IM} over (?P<z>.+)")
+def _likes_retract(m):
+    return each("retract", "likes", _like_values(m["v"] or m["w"] or m["x"] or m["y"] or m["z"]))
+
+
+# "i don't hate mushrooms anymore", "i no longer dislike jazz"
+@rule(r"i (?:don'?t|do not|no longer) (?:hate|dislike|mind) (?P<v>.+?)(?: anymore| any more)?\s*$")
+def _dislikes_retract(m):
+    return each("retract", "dislikes", _like_values(m["v"]))
+
+
+# "i hate mushrooms", "i can't stand jazz", "i don't like cilantro", "i'm not a fan of horror movies"
+@rule(rf"i {INTENSIFIER}{HATE_VERBS} (?P<v>.+)|i {NOT_LIKE} (?P<w>.+)|"
+      rf"{IM} (?:really )?not (?:a (?:big |huge )?fan of|into|keen on) (?P<x>.+)")
+def _dislikes(m):
+    return each("assert", "dislikes", _like_values(m["v"] or m["w"] or m["x"]))
+
+
+# "i like jazz and hiking", "i really love spicy food", "i'm a big fan of chess", "i'm into climbing"
+@rule(rf"i {INTENSIFIER}{LIKE_VERBS} (?P<v>.+)|{IM} {INTENSIFIER}(?:a (?:(?:big|huge|massive|great) )?fan of|"
+      r"(?:really )?into|keen on|passionate about|obsessed with|crazy about|addicted to|(?:very |really )?interested in|"
+      r"a (?:(?:big|huge) )?(?:sucker|lover) (?:for|of)) (?P<w>.+)"
+      r"|i (?:also )?(?:prefer|have a (?:soft spot|weakness|passion|thing) for) (?P<x>.+)"
+      r"|my (?:(?:favou?rite|main|only|biggest) )?(?:hobby is|hobbies are|hobbies include|passion is|passions are) (?P<y>.+)")
+def _likes(m):
+    preferred = re.sub(r"\s+(?:to|over|rather than|more than|instead of|than)\s+.*$", "", m["x"] or "", flags=F)
+    return each("assert", "likes", _like_values(m["v"] or m["w"] or preferred or m["y"]))
+
+
+AGENT_HOBBY = {"reader": "reading", "cyclist": "cycling", "hiker": "hiking", "biker": "biking",
+               "dancer": "dancing", "skater": "skating", "baker": "baking", "gamer": "gaming", "diver": "diving",
+               "traveler": "travelling", "traveller": "travelling", "collector": "collecting"}
+
+
+def _hobby(noun: str) -> str:
+    """'kayaker' -> 'kayaking', 'runner' -> 'running', 'reader' -> 'reading'."""
+    noun = noun.lower()
+    if noun in AGENT_HOBBY:
+        return AGENT_HOBBY[noun]
+    stem = noun[:-2] if noun.endswith(("er", "or")) else noun[:-3] if noun.endswith("ist") else noun
+    return stem + "ing"
+
+
+def _loved(thing: str) -> str:
+    """'animal' (of "animal lover") -> 'animals'; 'music' stays."""
+    thing = thing.lower()
+    countable = re.fullmatch(rf"{PETS}|animal|book|plant|horse|car|bird", thing, flags=F)
+    return thing + "s" if countable and not thing.endswith("s") else thing
+
+
+# "i'm an avid reader", "i am a keen cyclist", "i'm a big animal lover", "i'm a huge music lover"
+@rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|passionate|enthusiastic|big|huge|massive|great|true|total|"
+      r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2})\s*[.!]*$"
+      rf"|{IM} (?:(?:{NOW}|also) )*an? (?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)\s*[.!]*$")
+def _likes_agent(m):
+    if m["w"]:
+        return [Change("assert", "likes", _loved(m["w"]))]
+    words = m["v"].split()
+    if words[-1].lower() in ("fan", "lover", "enthusiast", "buff", "nut"):
+        return [Change("assert", "likes", _loved(" ".join(words[:-1])))] if len(words) > 1 else []
+    if not re.search(r"(?:er|or|ist)$", words[-1], flags=F):
+        return []
+    return [Change("assert", "likes", " ".join([*words[:-1], _hobby(words[-1])]))]
+
+
+# "horror movies are my favorites", "pizza is my favourite"
+@rule(rf"(?!(?:i|it|that|this|what|which|who|there|they|he|she|you|we)\b)(?P<v>[\w' -]{{1,40}}?) (?:is|are) "
+      rf"(?:(?:definitely|probably|totally|still|always) )?my (?:absolute |all[- ]time )?{FAV}s?\s*[.!]*$",
+      needs=FAV_WORDS)
+def _likes_favorite(m):
+    return each("assert", "likes", _like_values(m["v"]))
+
+
+# --- pets ------------------------------------------------------------------------------------
+NAMED_GROUP = re.compile(rf"(?:{COUNT}\s+)?(?:[\w-]+\s+)?(?P<kind>{PETS}) (?:named|called) (?P<names>[\w'-]+"
+                         r"(?:(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+)[\w'-]+)+)$", F)
+
+
+def _pet_values(raw: str) -> list[str]:
+    raw = trim(raw, LIST_STOP)
+    group = match_start(NAMED_GROUP, raw)
+    if group:   # "two cats called mochi and pixel": one pet per name
+        kind = singular(group["kind"])
+        return [f"{kind} named {titled(n)}" for n in re.split(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", group["names"])]
+    out = []
+    for item in re.split(r"\s*(?:,\s*and|,|\band\b|\bplus\b)\s*", raw, flags=F):
+        pm = re.fullmatch(rf"(?:{COUNT}\s+)?(?:(?:little|old|young|new|pet|rescue|big|small|\w+-year-old)\s+)*"
+                          rf"(?P<kind>(?:[\w-]+\s+)?{PETS})(?:\s+(?:named|called)\s+(?P<name>[\w'-]+))?",
+                          item.strip(), flags=F)
+        if not pm:
+            continue
+        count = re.match(rf"(?P<c>{COUNT})\s", item.strip(), flags=F)
+        kind = pm["kind"].lower()
+        if count and count["c"].lower() not in ("a", "an", "one"):
+            kind = f"{count['c'].lower()} {kind}"
+        out.append(f"{kind} named {titled(pm['name'])}" if pm["name"] else kind)
+    return out
+
+
+# "my dog died", "my cat rex passed away", "i don't have a hamster anymore"
+@rule(rf"my (?:(?:old|little|pet) )?(?P<v>{PETS})(?: [\w'-]+)? (?:died|passed away|passed|ran away|is gone)"
+      rf"|i (?:don'?t|do not|no longer) (?:have|own) (?:a |an |my |any )?(?P<w>{PETS})")
+def _pet_gone(m):
+    kind = (m["v"] or m["w"]).lower()
+    return [Change("retract", "pet", kind)]
+
+
+# "i have no pets", "i don't have any pets anymore"
+@rule(r"i (?:have|own) no (?:pets?|animals?)|i (?:don'?t|do not) (?:have|own) (?:any )?(?:pets?|animals?)")
+def _no_pets(m):
+    return [Change("retract", "pet", None)]
+
+
+# "my dog's name is rex", "my cat is called luna"
+@rule(rf"my (?P<kind>{PETS})(?:'s name is|s name is| is called| is named| name is|'s called|s called|'s named) "
+      rf"(?P<name>[\w'-]+)|my (?P<kind2>{PETS}) (?P<name2>(?-i:\p{{Lu}}\p{{Ll}}+))\b(?! (?:and i|i)\b)")
+def _pet_named(m):
+    kind = singular(m["kind"] or m["kind2"])   # "my cats name is luna": speech-to-text drops the apostrophe
+    return [Change("retract", "pet", kind), Change("assert", "pet", f"{kind} named {titled(m['name'] or m['name2'])}")]
+
+
+def singular(kind: str) -> str:
+    kind = kind.lower()
+    if kind.endswith("ies"):
+        return kind[:-3] + "y"
+    return kind[:-1] if kind.endswith("s") and not kind.endswith("ss") else kind
+
+
+# "i have a dog named rex", "i've got two cats", "we have a parrot", "i own a horse"
+@rule(rf"(?:(?:i|we) (?:(?:{NOW}) )*(?:have|own|got|adopted)(?: got)?|{IVE} got|we've got|we have got"
+      r")\s+(?P<v>.+)")
+def _pet(m):
+    return each("assert", "pet", _pet_values(m["v"]))
+
+
+# --- languages -------------------------------------------------------------------------------
+def _languages(raw: str) -> list[str]:
+    raw = re.sub(r"\s+(?:at home|at work|fluently|well|badly|poorly|every day|daily|with (?:my|the|our) .*)$",
+                 "", trim(raw), flags=F)
+    raw = re.sub(r"\b(?:a (?:little|bit of)|a little bit of|some|basic|fluent|conversational|"
+                 r"decent|good|bad|broken|native|perfect|a lot of|mostly)\s+", "", trim(raw), flags=F)
+    items = [w for item in split_items(raw) for w in
+             (item.split() if all(x.lower() in LANGUAGES for x in item.split()) else [item])]
+    if not items or any(i.lower() not in LANGUAGES for i in items):
+        return []
+    return [i.title() for i in items]
+
+
+# "i don't speak german anymore"
+@rule(r"i (?:can'?t|cannot|don'?t|do not|no longer) speak (?P<v>.+)")
+def _language_retract(m):
+    return each("retract", "language", _languages(m["v"]))
+
+
+# "i speak english and french", "i'm fluent in spanish", "my native language is polish"
+@rule(rf"i (?:(?:{NOW}|can|can also) )*speak (?P<v>.+)|{IM} (?:(?:{NOW}) )*fluent in (?P<w>.+)|"
+      rf"my (?:native|first|mother|home) (?:language|tongue) is (?P<x>.+)|{IM} a native (?P<y>\w+) speaker")
+def _language(m):
+    return each("assert", "language", _languages(m["v"] or m["w"] or m["x"] or m["y"]))
