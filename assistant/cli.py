@@ -29,8 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def open_memory(config: Config, db: Path | None) -> Memory:
-    return Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
-                  busy_timeout_ms=config.memory.busy_timeout_ms)
+    memory = Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
+                    busy_timeout_ms=config.memory.busy_timeout_ms)
+    if memory.warning:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(f"glados: warning: {memory.warning}", markup=False)
+    return memory
 
 
 def main(argv: list[str] | None = None) -> int:

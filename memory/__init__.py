@@ -14,11 +14,11 @@ from .facts import MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
 from .parsing import mine, parse
 from .recall import Recalled, estimate_tokens
-from .store import CorruptDatabase, MemoryStoreError
+from .store import CorruptDatabase, MemoryStoreError, ReadOnlyDatabase
 
 __all__ = [
     "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "Fact", "FactChange",
-    "Memory", "MemoryStoreError", "MULTI_VALUED", "NotFound", "Observation", "Op", "Parsed", "PROPOSAL_SCHEMA", "Proposal", "Recalled",
+    "Memory", "MemoryStoreError", "MULTI_VALUED", "NotFound", "Observation", "Op", "Parsed", "PROPOSAL_SCHEMA", "Proposal", "ReadOnlyDatabase", "Recalled",
     "SINGLE_VALUED", "Target", "UnknownKey", "Verdict", "build_system_prompt", "estimate_tokens", "iso", "mine", "parse", "parse_proposals",
     "new_session_id",
 ]

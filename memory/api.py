@@ -14,7 +14,7 @@ from . import consolidate as C, recall as R, summaries as S
 from .intent import Change, Parsed
 from .lexicon import clean
 from .parsing import parse
-from .store import MemoryStoreError, connect, purge_leftovers, transaction
+from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
 
 EXPORT_FORMAT = "glados-memory/1"
 
@@ -58,6 +58,9 @@ class Memory:
                  max_value_chars: int = 200, busy_timeout_ms: int = 5000):
         self.path = Path(path)
         self.db: sqlite3.Connection = connect(self.path, busy_timeout_ms)
+        self.read_only: bool = self.db.read_only
+        # One line for the user when others can read these memories (None when private).
+        self.warning: str | None = None if str(path) == ":memory:" else exposure(self.path)
         self.clock = clock
         self.max_value_chars = max_value_chars
 

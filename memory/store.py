@@ -1,6 +1,7 @@
 """The SQLite connection: pragmas, ordered migrations, one transaction per write."""
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +14,16 @@ class MemoryStoreError(Exception):
 
 class CorruptDatabase(MemoryStoreError):
     """The file exists but is not a readable SQLite memory database."""
+
+
+class ReadOnlyDatabase(MemoryStoreError):
+    """A write to a database that could only be opened for reading."""
+
+
+class Connection(sqlite3.Connection):
+    """sqlite3's connection, knowing its file and whether it may write."""
+    path: Path
+    read_only: bool = False
 
 
 _M001_CORE = """
@@ -110,31 +121,88 @@ MIGRATIONS: list[tuple[str, str]] = [
 ]
 
 
-def connect(path: str | Path, busy_timeout_ms: int = 5000) -> sqlite3.Connection:
-    """Open (creating if needed) the memory database and bring its schema up to date."""
+def connect(path: str | Path, busy_timeout_ms: int = 5000) -> Connection:
+    """Open (creating if needed) the memory database and bring its schema up to date. The file and
+    a folder made for it are private to the user (0600 / 0700). A file that cannot be written (a
+    backup on a read-only mount) opens read-only: reading works, a write raises ReadOnlyDatabase."""
     path = Path(path)
+    in_memory = str(path) == ":memory:"
     if path.exists() and path.is_dir():
         raise CorruptDatabase(f"{path} is a folder, not a database file; pass --db with a file path")
     _check_header(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    read_only = path.exists() and not _writable(path)
+    if not read_only and not in_memory:
+        _create_private(path)
     # isolation_level=None: we open transactions ourselves, so each write is exactly one.
-    db = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000,
-                         check_same_thread=False)
+    target = _read_only_uri(path) if read_only else str(path)
+    db = sqlite3.connect(target, isolation_level=None, timeout=busy_timeout_ms / 1000,
+                         check_same_thread=False, factory=Connection, uri=read_only)
+    db.path, db.read_only = path, read_only
     db.row_factory = sqlite3.Row
     try:
         db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
+        if not read_only:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
         # Deleted content is overwritten with zeros, so "forget" leaves no bytes behind.
         db.execute("PRAGMA secure_delete = ON")
-        _migrate(db)
+        if read_only:
+            _check_migrated(db)
+        else:
+            _migrate(db)
     except sqlite3.DatabaseError as exc:
         db.close()
         raise CorruptDatabase(
             f"{path} is not a usable memory database ({exc}); move it aside or pass another --db"
         ) from exc
     return db
+
+
+def _writable(path: Path) -> bool:
+    """The file can be written, and so can its folder (SQLite writes a WAL beside it). The mode's
+    write bits count too: a file made read-only on purpose stays so even for root."""
+    return all(os.access(p, os.W_OK) and p.stat().st_mode & 0o222 for p in (path, path.parent))
+
+
+def _read_only_uri(path: Path) -> str:
+    # immutable: nobody can change a file we cannot write either, and SQLite then needs no -shm file
+    return f"{path.resolve().as_uri()}?mode=ro&immutable=1"
+
+
+def _create_private(path: Path) -> None:
+    """A new folder 0700 and a new file 0600: memories are nobody else's business."""
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.chmod(path.parent, 0o700)
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            pass      # another process made it first; it made it private too
+
+
+def exposure(path: Path) -> str | None:
+    """A one-line warning when others can read the database or enter its folder, else None."""
+    try:
+        file_mode, folder_mode = path.stat().st_mode, path.parent.stat().st_mode
+    except OSError:
+        return None
+    if file_mode & 0o077:
+        return (f"{path} can be read by other users (mode {oct(file_mode & 0o777)[2:]}); "
+                f"make it private with: chmod 600 {path}")
+    if folder_mode & 0o077 and not path.parent == Path.home():
+        return (f"the folder of {path} is open to other users (mode {oct(folder_mode & 0o777)[2:]}); "
+                f"consider: chmod 700 {path.parent}")
+    return None
+
+
+def _check_migrated(db: Connection) -> None:
+    have = {r[0] for r in db.execute("SELECT name FROM migrations")}
+    missing = [name for name, _ in MIGRATIONS if name not in have]
+    if missing:
+        raise ReadOnlyDatabase(f"{db.path} is read-only and from an older version (needs {', '.join(missing)}); "
+                               "copy it somewhere writable to open it")
 
 
 def _check_header(path: Path) -> None:
@@ -177,6 +245,9 @@ def _statements(script: str):
 @contextmanager
 def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+    if getattr(db, "read_only", False):
+        raise ReadOnlyDatabase(f"{db.path} is read-only (a read-only file or folder); reading works, but to change "
+                               "it, copy it somewhere writable and pass --db")
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
