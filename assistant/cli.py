@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         config = load_config(getattr(args, "config", None))
+        if getattr(args, "user", None) is not None and not args.user.strip():
+            raise memory_cli.UsageError("--user needs a name (leave it out for the configured user)")
         user = getattr(args, "user", None) or config.user
         if args.command == "memory":
             with open_memory(config, getattr(args, "db", None)) as memory:
@@ -56,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.print("glados: interrupted", markup=False)
         return 130
+    except BrokenPipeError:
+        # "glados memory recall x --json | head": the reader left; that is not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -146,6 +146,13 @@ ENV_OVERRIDES = {
 }
 
 
+def _one_line(exc: Exception) -> str:
+    """A YAML error as one line: what is wrong, and where."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"{problem} at line {mark.line + 1}, column {mark.column + 1}" if mark else " ".join(str(problem).split())
+
+
 def user_config_file() -> Path:
     return Path(user_config_dir("glados", appauthor=False)) / "config.yaml"
 
@@ -170,7 +177,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.envi
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path} is not valid YAML ({exc}); fix the file or unset GLADOS_CONFIG") from exc
+            raise ConfigError(f"{path} is not valid YAML ({_one_line(exc)}); fix the file or unset GLADOS_CONFIG") from exc
         if not isinstance(data, dict):
             raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
     elif named:

@@ -4,9 +4,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
+import regex as re
 from rich.console import Console
 from rich.table import Table
 
@@ -40,6 +41,7 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     r.add_argument("-k", type=int, default=5, help="how many results (default 5)")
     f = msub.add_parser("forget", parents=[common], help="delete a fact everywhere (id prefix or key)")
     f.add_argument("target", metavar="ID_PREFIX_OR_KEY")
+    f.add_argument("--yes", action="store_true", help="do not ask before deleting several pinned facts at once")
     c = msub.add_parser("clear", parents=[common], help="delete everything about the user")
     c.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     msub.add_parser("summaries", parents=[common], help="session summaries, oldest first")
@@ -62,7 +64,11 @@ def recall_line(r: Recalled) -> str:
 
 
 def _when(stamp: str | None) -> str:
-    return (stamp or "")[:16].replace("T", " ")
+    """A stored UTC time as local time with its offset, to the second: what --at accepts back."""
+    if not stamp:
+        return ""
+    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return moment.astimezone().isoformat(sep=" ", timespec="seconds")
 
 
 def facts_table(facts: list[Fact], history: bool = False) -> Table:
@@ -91,16 +97,32 @@ def cleared(counts: dict[str, int], user: str) -> str:
             f"{counts['summaries']} summaries for {user!r}")
 
 
+PRECISION = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ](?P<h>\d{2})(?::(?P<m>\d{2}))?(?::(?P<s>\d{2}))?(?P<f>\.\d+)?)?")
+
+
 def parse_time(text: str) -> datetime:
+    """ISO time with or without a zone (without: local time), meant to its stated precision: the
+    end of that second, minute or day counts, so a time copied from `list` finds its own fact."""
+    stamp = text.strip()
+    stamp = stamp[:-1] + "+00:00" if stamp[-1:] in ("Z", "z") else stamp
     try:
-        return datetime.fromisoformat(text.strip())
+        moment = datetime.fromisoformat(stamp)
     except ValueError:
-        raise UsageError(f"--at {text!r} is not an ISO time; use e.g. 2026-11-30T09:00 or 2026-11-30T09:00:00Z") from None
+        raise UsageError(f"--at {text!r} is not an ISO time; use e.g. 2026-11-30T09:00, 2026-11-30 09:00:00+01:00 "
+                         "or 2026-11-30T09:00:00Z") from None
+    given = PRECISION.match(stamp)
+    if given and not given["f"]:
+        step = (timedelta(seconds=1) if given["s"] else timedelta(minutes=1) if given["m"]
+                else timedelta(hours=1) if given["h"] else timedelta(days=1))
+        moment += step - timedelta(microseconds=1)
+    return moment
 
 
 def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, config: Config) -> int:
     cmd = args.memory_command
     if cmd == "observe":
+        if not " ".join(args.text).strip():
+            raise UsageError("nothing to observe: give the words the user said, e.g. glados memory observe \"I live in Leeds\"")
         obs = memory.observe(user, " ".join(args.text), session=args.session)
         for change in obs.changes:
             console.print(describe(change), markup=False, highlight=False)
@@ -120,6 +142,8 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         for r in [] if args.json else found:
             console.print(recall_line(r), markup=False, highlight=False)
     elif cmd == "forget":
+        if not _confirm_pinned(args, memory.would_forget(user, args.target), console):
+            return 1
         for change in memory.forget(user, args.target):
             console.print(describe(change), markup=False, highlight=False)
     elif cmd == "clear":
@@ -139,9 +163,30 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
             data = json.loads(args.file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise UsageError(f"cannot read {args.file} as JSON ({exc}); pass a file made by 'glados memory export'") from exc
+        owner = data.get("user") if isinstance(data, dict) else None
+        if owner and owner != user and not getattr(args, "user", None):
+            raise UsageError(f"{args.file} is an export of {owner!r}; import it with --user {owner}, "
+                             f"or --user NAME to copy it to someone else")
         counts = memory.import_(user, data)
         console.print(", ".join(f"{n} {k}" for k, n in counts.items()) + f" imported for {user!r}", markup=False)
     return 0
+
+
+PINNED_QUESTION = "Delete {n} pinned facts ({what})? They keep you safe. Type YES to confirm: "
+
+
+def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], console: Console) -> bool:
+    """Several pinned facts (allergies, diet, medical) at once need --yes or a typed YES."""
+    pinned = {(f.key, f.value) for f in rows if f.pinned}
+    if len(pinned) < 2 or args.yes:
+        return True
+    what = "; ".join(f"{k}: {v}" for k, v in sorted(pinned))
+    if not sys.stdin.isatty():
+        raise UsageError(f"this would delete {len(pinned)} pinned facts ({what}); add --yes to confirm")
+    if input(PINNED_QUESTION.format(n=len(pinned), what=what)).strip() != "YES":
+        console.print("nothing deleted", markup=False)
+        return False
+    return True
 
 
 def _list(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:

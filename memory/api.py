@@ -155,6 +155,10 @@ class Memory:
         with transaction(self.db):
             return F.retract(self.db, user, F.check_key(key), value, self.now())
 
+    def would_forget(self, user: str, target: str) -> list[F.Fact]:
+        """Every row `forget(user, target)` would delete (to confirm first); raises like forget."""
+        return self._forget_targets(user, target.strip())
+
     def forget(self, user: str, target: str) -> list[F.FactChange]:
         """Forget by fact id prefix, by key ("location"), or by "key=value"; gone everywhere."""
         target = target.strip()
@@ -244,7 +248,9 @@ class Memory:
         }
 
     def import_(self, user: str, data: dict) -> dict[str, int]:
-        """Add an export's rows to `user`; facts already present (same id) are skipped."""
+        """Add an export's rows to `user`, whoever it was made for. Idempotent: a message, fact or
+        summary already there (same origin: text and times) is not added again. Facts keep their
+        ids unless another row has them (an import into a second user), then get new ones."""
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise BadImport(f"not a memory export (expected format {EXPORT_FORMAT!r})")
         counts = {"facts": 0, "messages": 0, "summaries": 0}
@@ -252,9 +258,15 @@ class Memory:
             with transaction(self.db):
                 id_map: dict[int, int] = {}
                 for m in data.get("messages", []):
-                    new_id = R.log(self.db, user, str(m["session"]), m["role"], clean(str(m["text"])),
-                                   str(m["created_at"]), int(m.get("tokens") or 0) or None)
-                    id_map[int(m["id"])] = new_id
+                    text, session, created = clean(str(m["text"])), str(m["session"]), str(m["created_at"])
+                    same = self.db.execute(
+                        "SELECT id FROM messages WHERE user = ? AND session = ? AND role = ? AND created_at = ? "
+                        "AND text = ?", (user, session, m["role"], created, text)).fetchone()
+                    if same:
+                        id_map[int(m["id"])] = same[0]
+                        continue
+                    id_map[int(m["id"])] = R.log(self.db, user, session, m["role"], text, created,
+                                                 int(m.get("tokens") or 0) or None, bool(m.get("interrupted")))
                     counts["messages"] += 1
                 for f in data.get("facts", []):
                     counts["facts"] += self._import_fact(user, f, id_map)
@@ -266,13 +278,15 @@ class Memory:
         return counts
 
     def _import_fact(self, user: str, f: dict, id_map: dict[int, int]) -> int:
-        key = F.check_key(str(f["key"]))
-        if self.db.execute("SELECT 1 FROM facts WHERE id = ?", (str(f["id"]),)).fetchone():
-            return 0
-        F.insert(self.db, user, key, clean(str(f["value"])), clean(str(f.get("source") or "")),
+        key, value = F.check_key(str(f["key"])), clean(str(f["value"]))
+        if self.db.execute("SELECT 1 FROM facts WHERE user = ? AND key = ? AND value_norm = ? AND asserted_at = ? "
+                           "AND valid_from = ?", (user, key, F.norm(value), f["asserted_at"], f["valid_from"])).fetchone():
+            return 0     # this row was imported before
+        taken = self.db.execute("SELECT 1 FROM facts WHERE id = ?", (str(f["id"]),)).fetchone()
+        F.insert(self.db, user, key, value, clean(str(f.get("source") or "")),
                  id_map.get(f.get("source_message_id") or -1), asserted_at=f["asserted_at"],
                  valid_from=f["valid_from"], valid_to=f.get("valid_to"), ended_by=f.get("ended_by"),
-                 confirmations=int(f.get("confirmations") or 1), fact_id=str(f["id"]),
+                 confirmations=int(f.get("confirmations") or 1), fact_id=None if taken else str(f["id"]),
                  origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"))
         return 1
 
