@@ -28,10 +28,6 @@ HELP = """commands:
   /quit                 end the session (Ctrl-D works too)"""
 
 
-def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    sub.add_parser("chat", parents=[common], help="typed chat with the same brain and memory")
-
-
 def make_llm(config: Config) -> OllamaLLM:
     c = config.llm
     return OllamaLLM(c.host, c.model, c.connect_timeout_s, c.first_token_timeout_s, c.between_tokens_timeout_s,

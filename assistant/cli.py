@@ -10,9 +10,12 @@ from rich.console import Console
 
 from memory import Memory, MemoryStoreError, UnknownKey
 
-from . import chat, memory_cli, voice_cli
-from .audio import AudioError
+from . import memory_cli
+from .errors import AudioError
 from .config import Config, ConfigError, load_config
+
+# The chat and the voice loop import the model client and the audio stack; `glados memory ...`
+# needs neither, so they are imported only when their command runs (start-up stays fast).
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,8 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="glados", parents=[common],
                                      description="A local GLaDOS-style voice assistant that remembers you.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    voice_cli.add_parser(sub, common)
-    chat.add_parser(sub, common)
+    voice = sub.add_parser("voice", parents=[common], help="the voice loop: microphone (or --input WAV) and speaker")
+    voice.add_argument("--input", type=Path, help="a WAV file to use as the microphone (any rate, mono or stereo)")
+    voice.add_argument("--output", type=Path, help="write everything spoken to this WAV file")
+    voice.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
+    sub.add_parser("chat", parents=[common], help="typed chat with the same brain and memory")
     memory_cli.add_parser(sub, common)
     return parser
 
@@ -51,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
                 return memory_cli.run(args, memory, user, console, config)
         db = getattr(args, "db", None)
         if args.command == "chat":
+            from . import chat
             return chat.run(args, config, user, console, lambda: open_memory(config, db))
+        from . import voice_cli
         return voice_cli.run(args, config, user, console, lambda: open_memory(config, db))
     except (ConfigError, MemoryStoreError, UnknownKey, memory_cli.UsageError, AudioError) as exc:
         err.print(f"glados: {exc}", markup=False)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from rich.console import Console
 
@@ -20,13 +19,6 @@ from .wake import TranscriptWakeWord
 
 STYLES = {"listening": "dim", "heard": "cyan", "ignored": "dim", "thinking": "dim", "speaking": "magenta",
           "interrupted": "yellow", "timings": "dim"}
-
-
-def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("voice", parents=[common], help="the voice loop: microphone (or --input WAV) and speaker")
-    p.add_argument("--input", type=Path, help="a WAV file to use as the microphone (any rate, mono or stereo)")
-    p.add_argument("--output", type=Path, help="write everything spoken to this WAV file")
-    p.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
 
 
 def build_loop(config: Config, brain: Brain, source, sink, console: Console | None = None,

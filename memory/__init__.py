@@ -8,13 +8,21 @@ SQLite only: no audio, no network, no imports from `assistant`. Usage:
     prompt = build_system_prompt("You are GLaDOS.", mem.load_context("ada"))
 """
 from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id
-from .consolidate import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
 from .context import build_system_prompt
 from .facts import MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
-from .parsing import mine, parse
+from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
 from .recall import Recalled, estimate_tokens
 from .store import CorruptDatabase, MemoryStoreError, ReadOnlyDatabase
+
+
+def __getattr__(name: str):
+    """`parse` and `mine` load the rules (a few hundred regexes) on first use, not on import:
+    reading and deleting memories starts fast."""
+    if name in ("parse", "mine"):
+        from . import parsing
+        return getattr(parsing, name)
+    raise AttributeError(f"module 'memory' has no attribute {name!r}")
 
 __all__ = [
     "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "Fact", "FactChange",

@@ -10,10 +10,10 @@ from typing import Callable
 
 from . import context as ctx
 from . import facts as F
-from . import consolidate as C, recall as R, summaries as S
+from . import recall as R, summaries as S
 from .intent import Change, Parsed
-from .lexicon import clean
-from .parsing import parse
+from .text import clean
+from .proposals import Proposal, Verdict
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
 
 EXPORT_FORMAT = "glados-memory/1"
@@ -79,6 +79,7 @@ class Memory:
     # -- writing -------------------------------------------------------------------------
     def observe(self, user: str, text: str, session: str | None = None) -> Observation:
         """Log one user utterance and apply every fact it states, in one transaction."""
+        from .parsing import parse      # the rules load on first use (see memory.__getattr__)
         parsed = parse(text)
         text = parsed.text
         with transaction(self.db):
@@ -115,21 +116,22 @@ class Memory:
                 F.assert_fact(self.db, user, wrong.key, value, now, source, message_id)
         return F.assert_fact(self.db, user, wrong.key, value, now, source, message_id)
 
-    def consolidate(self, user: str, session: str, proposals: list[C.Proposal], model: str) -> list[C.Verdict]:
+    def consolidate(self, user: str, session: str, proposals: list[Proposal], model: str) -> list[Verdict]:
         """Store the proposals of a model that pass every grounding check (see memory.consolidate);
         each comes back with its verdict and reason. One transaction; nothing else is changed."""
+        from .consolidate import judge
         messages = {r["id"]: dict(r) for r in self.messages(user, session, limit=100_000)}
         verdicts = []
         with transaction(self.db):
             now = self.now()
             for proposal in proposals:
                 message = messages.get(proposal.message_id)
-                outcome, reason = C.judge(proposal, message, F.current(self.db, user))
+                outcome, reason = judge(proposal, message, F.current(self.db, user))
                 changes: list[F.FactChange] = []
                 if outcome == "stored" and message is not None:
                     changes = F.assert_fact(self.db, user, proposal.key, proposal.value, now, message["text"],
                                             proposal.message_id, origin="model", origin_model=model)
-                verdicts.append(C.Verdict(proposal, outcome, reason, tuple(changes)))
+                verdicts.append(Verdict(proposal, outcome, reason, tuple(changes)))
         return verdicts
 
     def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None,

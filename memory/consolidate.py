@@ -1,7 +1,7 @@
 """A language model as a second reader, checked: proposals of facts, and the grounding checks that
 decide which ones may be stored.
 
-The model reads the user's own messages of a session and proposes facts as JSON (SCHEMA). Nothing
+The model reads the user's own messages of a session and proposes facts as JSON (see memory.proposals). Nothing
 it says is trusted: every proposal must cite one of this session's user messages, use a key from
 the vocabulary, say nothing the user did not say (each content word of the value is in the cited
 message, or is a listed normalisation of a word there), come from a first-person statement (not a
@@ -11,10 +11,6 @@ the reply text in, so this stays usable by any assistant.
 """
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from typing import Literal
-
 import regex as re
 
 from . import facts as F
@@ -22,81 +18,8 @@ from .lexicon import (
     DIETS, F as FLAGS, HYPOTHETICAL, IF_ANYWHERE, LANGUAGES, NOT_PLACES, PETS, QUESTION, SENTENCE_SPLIT,
     as_name, as_number, as_occupation, as_place, clauses, strip_lead,
 )
+from .proposals import MAX_VALUE_WORDS, Outcome, Proposal
 from .rules import FAV, FIELDS, HEDGE, JOKE, SARCASM, mine_statements
-
-MAX_VALUE_WORDS = 8
-MAX_PROPOSALS = 40
-
-SCHEMA: dict = {
-    "type": "object",
-    "properties": {
-        "facts": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "key": {"type": "string", "description": "a key from the fact vocabulary"},
-                    "value": {"type": "string", "description": "the value, in the user's own words"},
-                    "message_id": {"type": "integer", "description": "the id of the user message it comes from"},
-                    "replaces": {"type": "boolean", "description": "true only when the user says it changed"},
-                },
-                "required": ["key", "value", "message_id", "replaces"],
-            },
-        },
-    },
-    "required": ["facts"],
-}
-
-
-class BadProposals(ValueError):
-    """The model's reply is not the JSON the schema asks for (malformed, truncated, wrong shape)."""
-
-
-@dataclass(frozen=True)
-class Proposal:
-    key: str
-    value: str
-    message_id: int
-    replaces: bool = False
-    op: str = "add"          # a model may only add; anything else is rejected
-
-
-Outcome = Literal["stored", "known", "rejected"]
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What became of one proposal, and why."""
-    proposal: Proposal
-    outcome: Outcome
-    reason: str
-    changes: tuple[F.FactChange, ...] = ()
-
-
-def parse_proposals(text: str) -> list[Proposal]:
-    """The proposals in a model reply; raises BadProposals when it is not the schema's JSON."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as exc:
-        raise BadProposals(f"the model's reply is not JSON ({exc})") from exc
-    items = data.get("facts") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        raise BadProposals("the model's reply has no 'facts' list")
-    out = []
-    for item in items[:MAX_PROPOSALS]:
-        if not isinstance(item, dict):
-            raise BadProposals(f"a proposal is not an object: {item!r}"[:200])
-        try:
-            message_id = item["message_id"]
-            if isinstance(message_id, bool) or not isinstance(message_id, (int, str)):
-                raise TypeError("message_id")
-            out.append(Proposal(key=str(item["key"]).strip().lower(), value=str(item["value"]).strip(),
-                                message_id=int(message_id), replaces=item.get("replaces") is True,
-                                op=str(item.get("op") or item.get("action") or "add").strip().lower()))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadProposals(f"a proposal lacks a usable {exc}: {item!r}"[:200]) from exc
-    return out
-
 
 # --------------------------------------------------------------------------------------------
 # Grounding: the value's content words are the user's words

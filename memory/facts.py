@@ -14,7 +14,7 @@ from typing import Literal
 
 import regex as re
 
-from .lexicon import titled
+from .text import titled
 
 MULTI_VALUED = {"allergy", "likes", "dislikes", "pet", "language", "medical", "note"}
 SINGLE_VALUED = {"name", "location", "hometown", "employer", "job", "diet", "birthday", "age",

@@ -10,10 +10,11 @@ import regex as re
 
 from .intent import Change, Command, Target
 from .lexicon import (
-    F, LEAD, NON_VALUES, PETS, clean, holds_any, match_start, normalise, search_in,
+    F, LEAD, NON_VALUES, PETS, holds_any, match_start, normalise, search_in,
     split_items, trim,
 )
 from .rules import FAV, PARTNER, fav_key, mine_statements
+from .text import clean
 
 # --------------------------------------------------------------------------------------------
 # Explicit memory: "remember that ...", and "forget ..."

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import regex as re
 
+from .text import titled
+
 MAX_CHARS = 2000      # only the first 2,000 characters are parsed; the whole message is still stored
 TIMEOUT_S = 0.05      # per regex call; a pathological input gives up instead of hanging
 
@@ -93,11 +95,6 @@ def trim(value: str, stop: re.Pattern = VALUE_STOP) -> str:
         previous = value
         value = TRAIL.sub("", value).strip(" \t\"'“”")
     return value
-
-
-def titled(value: str) -> str:
-    """Speech-to-text gives "new york"; keep typed capitals ("iPhone", "McDonald's") as they are."""
-    return value.title() if value == value.lower() else value
 
 
 def split_items(value: str, max_items: int = 8, stop: re.Pattern = LIST_STOP) -> list[str]:
@@ -352,12 +349,6 @@ def as_org(value: str) -> str | None:
 # --------------------------------------------------------------------------------------------
 # Putting it together
 # --------------------------------------------------------------------------------------------
-def clean(text: str) -> str:
-    """Storable text: lone surrogates and NULs replaced, every other character kept."""
-    text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text.replace("\x00", "\ufffd")
-
-
 APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`´]")
 QUOTES = re.compile(r"[\u201c\u201d]")
 SPACES = re.compile(r"[^\S\n]+")

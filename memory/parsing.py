@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from . import grammar
 from .intent import Change, Command, Parsed
-from .lexicon import HAS_LETTER, SENTENCE_SPLIT, clean, normalise
+from .lexicon import HAS_LETTER, SENTENCE_SPLIT, normalise
+from .text import clean
 from .rules import last_animal, mine_statements
 
 

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from memory import CorruptDatabase, Memory, Recalled, mine
-from memory.lexicon import clean
+from memory.text import clean
 from tests.conftest import glados
 
 NASTY = [

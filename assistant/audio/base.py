@@ -6,13 +6,10 @@ from typing import Iterator
 
 import numpy as np
 
+from ..errors import AudioError
 from ..events import RATE, Speech
 
 FRAME = 512   # samples per frame at 16 kHz (32 ms): the Silero VAD's window
-
-
-class AudioError(Exception):
-    """No device, no PortAudio, an unreadable file: one line that says what to do."""
 
 
 class AudioFileError(AudioError):

@@ -1,0 +1,5 @@
+"""Errors every front end reports in one line, importable without the audio or model stacks."""
+
+
+class AudioError(Exception):
+    """No device, no PortAudio, an unreadable file: one line that says what to do."""

@@ -1,0 +1,59 @@
+"""Start-up time of `glados memory ...` against a bare Python start, side by side in one run.
+
+    .venv/bin/python bench/startup_bench.py [--runs 10]
+
+Target: `glados memory list` within 5x of `python -c "import sqlite3"` (the memory commands import
+only the memory plugin, the config and the terminal table; the chat, model and audio stacks load
+only for their own commands).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def timed(cmd: list[str], env: dict) -> float:
+    started = time.perf_counter()
+    subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, check=True)
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    runs = parser.parse_args().runs
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"HOME": tmp, "GLADOS_DB": str(Path(tmp) / "m.db"), "PATH": "/usr/bin:/bin"}
+        commands = {
+            "python -c 'import sqlite3'": [sys.executable, "-c", "import sqlite3"],
+            "glados memory list": [sys.executable, "-m", "assistant.cli", "memory", "list"],
+            "glados memory observe": [sys.executable, "-m", "assistant.cli", "memory", "observe", "I live in Leeds"],
+            "glados --help": [sys.executable, "-m", "assistant.cli", "--help"],
+        }
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(runs):                     # interleaved, so machine noise hits all alike
+            for name, cmd in commands.items():
+                times[name].append(timed(cmd, env))
+    base = statistics.median(times["python -c 'import sqlite3'"])
+    table = Table(title=f"start-up, median of {runs} runs")
+    for col in ("command", "median ms", "x bare python"):
+        table.add_column(col, justify="right")
+    for name, values in times.items():
+        median = statistics.median(values)
+        table.add_row(name, f"{median * 1000:.0f}", f"{median / base:.1f}x")
+    Console().print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
