@@ -1,6 +1,7 @@
 """One turn: text in, memory updated, prompt assembled, reply streamed out. Reused by chat and voice."""
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -13,6 +14,7 @@ from . import commands, consolidation, prompt, summary, tools
 from .config import Config
 from .llm import LLM, LLMError, LLMUnavailable, ModelMissing
 
+log = logging.getLogger("glados.brain")
 TextSink = Callable[[str], None]
 EventSink = Callable[[str, dict], None]
 MAX_TOOL_ROUNDS = 3
@@ -103,6 +105,8 @@ class Brain:
                 text = summary.by_model(self.llm, rows, self.config)
             except LLMError as exc:
                 self.on_event("degraded", {"why": str(exc)})
+            except KeyboardInterrupt:     # Ctrl-C while the model writes: keep the short summary instead
+                self.on_event("degraded", {"why": "summary interrupted; the short one is saved instead"})
         if not text:
             text = summary.extractive(self.memory, self.user, rows, self.config.session.summary_max_words)
         self.memory.add_summary(self.user, session, text)
@@ -129,6 +133,7 @@ class Brain:
         """Answer one message. on_text gets the reply as it streams; on_end runs when it is complete
         (the voice loop speaks the last sentence there). Either may raise Interrupted."""
         session = self._touch()
+        log.debug("turn in session %s: %r", session, text)
         self.stats.turns += 1
         self.stats.timings = {}
         started = time.perf_counter()
@@ -219,6 +224,7 @@ class Brain:
             raise
         except LLMError as exc:
             self.online = not isinstance(exc, (LLMUnavailable, ModelMissing))
+            log.warning("model failed: %s", exc)
             self.on_event("degraded", {"why": str(exc)})
             self._store(session, parts, interrupted=bool(parts))
             if parts:

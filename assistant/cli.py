@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from rich.console import Console
 
 from memory import Memory, MemoryStoreError, UnknownKey
 
-from . import memory_cli
+from . import logs, memory_cli
 from .errors import AudioError
 from .config import Config, ConfigError, load_config
 
@@ -18,11 +19,16 @@ from .config import Config, ConfigError, load_config
 # needs neither, so they are imported only when their command runs (start-up stays fast).
 
 
+log = logging.getLogger("glados")
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--user", default=argparse.SUPPRESS, help="whose memory (default: config 'user')")
     common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the SQLite memory file")
     common.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config file (default: GLADOS_CONFIG, else ~/.config/glados/config.yaml, else the shipped defaults)")
+    common.add_argument("--verbose", "-v", action="store_true", default=argparse.SUPPRESS,
+                        help=f"log in detail, with what is said, to {logs.log_file()}")
     parser = argparse.ArgumentParser(prog="glados", parents=[common],
                                      description="A local GLaDOS-style voice assistant that remembers you.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -47,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     args = build_parser().parse_args(argv)
+    logs.setup(getattr(args, "verbose", False))
+    log.info("glados %s%s", args.command or "voice", f" {args.memory_command}" if args.command == "memory" else "")
     try:
         config = load_config(getattr(args, "config", None))
         if getattr(args, "user", None) is not None and not args.user.strip():
@@ -62,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         from . import voice_cli
         return voice_cli.run(args, config, user, console, lambda: open_memory(config, db))
     except (ConfigError, MemoryStoreError, UnknownKey, memory_cli.UsageError, AudioError) as exc:
+        log.warning("%s: %s", type(exc).__name__, exc)
         err.print(f"glados: {exc}", markup=False)
         return 1
     except KeyboardInterrupt:

@@ -66,8 +66,7 @@ def consolidate(llm: LLM, memory: Memory, user: str, session: str, rows: list[sq
         log.warning("consolidation: %s; nothing stored", exc)
         return Consolidation(error=str(exc))
     verdicts = memory.consolidate(user, session, proposals, llm.model)
-    for v in verdicts:
-        level = logging.INFO if v.outcome != "rejected" else logging.WARNING
-        log.log(level, "proposal %s=%r (message %s): %s, %s", v.proposal.key, v.proposal.value,
-                v.proposal.message_id, v.outcome, v.reason)
+    for v in verdicts:     # the values are the user's words: only in a verbose log
+        log.info("proposal %s (message %s): %s, %s", v.proposal.key, v.proposal.message_id, v.outcome, v.reason)
+        log.debug("proposal %s=%r: %s", v.proposal.key, v.proposal.value, v.outcome)
     return Consolidation(tuple(verdicts))

@@ -191,3 +191,15 @@ def test_tools_see_only_their_user(mem, config):
     llm.enqueue("", tool_calls=[ToolCall("memory_recall", {"query": "secret swordfish"})]).enqueue("Nothing.")
     brain_for(mem, llm, config).turn("search my memories for the secret")
     assert "swordfish" not in [m for m in llm.requests[1] if m["role"] == "tool"][0]["content"]
+
+
+def test_ctrl_c_while_the_summary_is_written_keeps_the_short_summary(mem, config):
+    llm = ScriptedLLM().enqueue("Hi.").enqueue('{"facts": []}').enqueue("The user said", fail_after=2)
+    events = []
+    brain = Brain(mem, llm, config, "ada", on_event=lambda kind, data: events.append((kind, data)))
+    brain.connect()
+    brain.turn("my name is Ada")
+    summary = brain.end_session()
+    assert summary is not None and "written without the model" in summary and "name: Ada" in summary
+    assert [r["text"] for r in mem.summaries("ada")] == [summary]
+    assert any(kind == "degraded" and "interrupted" in data["why"] for kind, data in events)

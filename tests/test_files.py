@@ -50,3 +50,18 @@ def test_a_read_only_database_is_read_and_refuses_writes_in_one_line(tmp_path):
     finally:
         os.chmod(folder, 0o700)
         os.chmod(db, 0o600)
+
+
+def test_a_private_log_in_the_data_folder_with_words_only_when_verbose(isolated_home):
+    from tests.test_chat_ollama import free_port
+    log = isolated_home / ".local" / "share" / "glados" / "glados.log"
+    glados("memory", "observe", "I live in Leeds")
+    glados("memory", "forget", "zzzz")
+    text = log.read_text()
+    assert "memory observe" in text and "NotFound" in text and "Leeds" not in text
+    assert mode(log) == 0o600
+    down = {"OLLAMA_HOST": f"http://127.0.0.1:{free_port()}"}
+    glados("chat", input="my cat is called Biscuit\n", env=down)
+    assert "Biscuit" not in log.read_text()
+    glados("chat", "--verbose", input="my cat is called Biscuit\n", env=down)
+    assert "Biscuit" in log.read_text()
