@@ -242,19 +242,45 @@ def _statements(script: str):
             buffer = ""
 
 
+class WriteFailed(MemoryStoreError):
+    """A write SQLite could not finish (disk full, I/O error, busy); nothing of it was kept."""
+
+
+def _why_write_failed(db: sqlite3.Connection, exc: sqlite3.Error) -> WriteFailed:
+    where = getattr(db, "path", "the memory database")
+    text = str(exc).lower()
+    if "full" in text:
+        why = f"the disk holding {where} is full"
+    elif "locked" in text or "busy" in text:
+        why = f"{where} is busy (another glados is writing and did not finish in time)"
+    else:
+        why = f"{where} could not be written ({exc})"
+    return WriteFailed(f"{why}: nothing from this was saved; free some space or try again")
+
+
 @contextmanager
 def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error. A write SQLite cannot finish (a full
+    disk) becomes WriteFailed, with the database as it was before."""
     if getattr(db, "read_only", False):
         raise ReadOnlyDatabase(f"{db.path} is read-only (a read-only file or folder); reading works, but to change "
                                "it, copy it somewhere writable and pass --db")
-    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise _why_write_failed(db, exc) from exc
     try:
         yield db
-    except BaseException:
-        db.execute("ROLLBACK")
+        db.execute("COMMIT")
+    except BaseException as exc:
+        if db.in_transaction:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass      # SQLite already rolled back (a failed COMMIT on a full disk does)
+        if isinstance(exc, sqlite3.OperationalError):
+            raise _why_write_failed(db, exc) from exc
         raise
-    db.execute("COMMIT")
 
 
 def purge_leftovers(db: sqlite3.Connection) -> None:

@@ -99,3 +99,18 @@ def test_summaries_are_append_only(mem):
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         mem.db.execute("UPDATE summaries SET text = 'rewritten'")
     assert [r["text"] for r in mem.summaries("ada")] == ["first"]
+
+
+def test_a_full_disk_is_one_clear_error_and_nothing_half_written(mem):
+    """SQLite's page limit stands in for a full disk (bench/disk_full.py fills a real tmpfs)."""
+    from memory.store import WriteFailed
+    mem.observe("ada", "I live in Leeds")
+    pages = mem.db.execute("PRAGMA page_count").fetchone()[0]
+    mem.db.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(WriteFailed, match="is full: nothing from this was saved"):
+        mem.observe("ada", "remember that the big box holds " + "x" * 50_000)
+    assert [(f.key, f.value) for f in mem.facts("ada")] == [("location", "Leeds")]
+    assert mem.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    mem.db.execute("PRAGMA max_page_count = 1073741823")
+    mem.observe("ada", "I'm allergic to peanuts")          # space again: writing works again
+    assert len(mem.facts("ada")) == 2
