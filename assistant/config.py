@@ -16,6 +16,8 @@ import yaml
 from platformdirs import user_config_dir, user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+# libyaml's safe loader when PyYAML has it (ten times faster on the commented config), else Python's
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SHIPPED_CONFIG = Path(__file__).resolve().with_name("config.yaml")   # package data: every key, commented
 
 
@@ -175,7 +177,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.envi
     data: dict = {}
     if path is not None and path.exists():
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path} is not valid YAML ({_one_line(exc)}); fix the file or unset GLADOS_CONFIG") from exc
         if not isinstance(data, dict):

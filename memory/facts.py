@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 
 from typing import Literal
 
-import regex as re
+import re   # the standard module: storage loads fast; the rules use `regex`
 
 from .text import titled
 
