@@ -137,7 +137,6 @@ class Brain:
         self.stats.turns += 1
         self.stats.timings = {}
         started = time.perf_counter()
-        history = self._history(session)   # before this message is logged
         observation = self.memory.observe(self.user, text, session=session)
         command = observation.parsed.command
         if command is not None and command.kind != "ask":
@@ -148,6 +147,7 @@ class Brain:
             if command is not None:   # a question about the user, model down: her facts answer it
                 return self._from_memory(session, observation, started, on_text, on_end)
             return self._offline(on_text, on_end)
+        history = self._history(session, before=observation.message_id)
         mem = self.config.memory
         recalled = self.memory.recall(self.user, text, k=mem.recall_k, session=session,
                                       recent_window=mem.recent_window + 1, candidates=mem.recall_candidates)
@@ -180,8 +180,11 @@ class Brain:
             self.memory.log(self.user, session, "assistant", stored, interrupted=interrupted)
         return Reply(spoken, "memory", interrupted=interrupted)
 
-    def _history(self, session: str) -> list[prompt.Turn]:
-        rows = self.memory.messages(self.user, session, limit=self.config.memory.recent_window)
+    def _history(self, session: str, before: int) -> list[prompt.Turn]:
+        """The session's recent turns before message `before` (the one being answered)."""
+        window = self.config.memory.recent_window
+        rows = [r for r in self.memory.messages(self.user, session, limit=window + 1) if r["id"] < before]
+        rows = rows[len(rows) - window:] if window else []
         return [prompt.Turn(r["role"], r["text"], r["tokens"]) for r in rows]
 
     def _offline(self, on_text: TextSink, on_end: Callable[[], None] = lambda: None) -> Reply:

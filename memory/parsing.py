@@ -38,14 +38,13 @@ def parse(text: str) -> Parsed:
     command: Command | None = None
     changes: list[Change] = []
     mentioned: str | None = None      # "i love cats! i have one myself": the animal of the sentence before
-    for sentence in SENTENCE_SPLIT.split(text):
-        sentence = sentence.strip()
-        if not sentence:
-            continue
+    sentences = [s.strip() for s in SENTENCE_SPLIT.split(text) if s.strip()]
+    for i, sentence in enumerate(sentences):
         found, said = _sentence(sentence, mentioned)
         command = command or found
         changes += [c for c in said if c not in changes]
-        mentioned = last_animal(sentence) or mentioned
+        if i + 1 < len(sentences):
+            mentioned = last_animal(sentence) or mentioned
     return Parsed(stored, tuple(changes), command)
 
 
