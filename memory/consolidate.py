@@ -281,11 +281,14 @@ def judge(proposal: Proposal, message: dict | None, current: list[F.Fact]) -> tu
     misfit = fit_problem(key, value, message["text"])
     if misfit:
         return "rejected", misfit
+    held = [f for f in current if f.key == key]
+    pinned = f"{key} is pinned: a model may add to it, never replace it"
+    if key in F.PINNED_KEYS and proposal.replaces:
+        return "rejected", pinned
     if _known(current, key, value):
         return "known", "already known"
-    held = [f for f in current if f.key == key]
-    if key in F.PINNED_KEYS and (proposal.replaces or (held and key not in F.MULTI_VALUED)):
-        return "rejected", f"{key} is pinned: a model may add to it, never replace it"
+    if key in F.PINNED_KEYS and held and key not in F.MULTI_VALUED:
+        return "rejected", pinned
     if held and key not in F.MULTI_VALUED:
         if not proposal.replaces:
             return "rejected", f"it would replace {held[0].value!r}, and the model did not say it changed"

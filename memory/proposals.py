@@ -62,11 +62,14 @@ class Verdict:
 
 def parse_proposals(text: str) -> list[Proposal]:
     """The proposals in a model reply; raises BadProposals when it is not the schema's JSON."""
+    text = (text or "").strip()
+    if text.startswith("```"):            # a model that wraps its JSON in a code fence anyway
+        text = text.strip("`").removeprefix("json").strip()
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, TypeError) as exc:
         raise BadProposals(f"the model's reply is not JSON ({exc})") from exc
-    items = data.get("facts") if isinstance(data, dict) else None
+    items = data.get("facts") if isinstance(data, dict) else data if isinstance(data, list) else None
     if not isinstance(items, list):
         raise BadProposals("the model's reply has no 'facts' list")
     out = []

@@ -59,6 +59,8 @@ REJECTED = [
     (("hobby", "nursing", 1, False), "not a fact key"),               # an unknown key
     (("allergy", "peanuts", 9, True, {"op": "retract"}), "only add"),  # taking an allergy away
     (("allergy", "tree nuts", 9, True), "never said"),
+    (("allergy", "peanuts", 9, True), "pinned"),                      # "replacing" a known allergy
+    (("allergy", "peanuts", 9, False, {"op": "delete"}), "only add"),
     (("age", "12", 1, False), "does not speak of"),                   # a number that is no age
     (("pet", "cat", 99, False), "not one of this session's"),         # a message that is not there
 ]
