@@ -49,6 +49,7 @@ class TurnTimings:
 class VoiceStats:
     heard: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    ignored_while_speaking: list[str] = field(default_factory=list)
     replies: list[str] = field(default_factory=list)
     interrupted: int = 0
     timings: list[TurnTimings] = field(default_factory=list)
@@ -72,6 +73,8 @@ class Mouth:
         for sentence in self.chunker.flush():
             self.say(sentence)
         self.wait()
+        if not self.loop.config.barge_in:
+            self.loop.segmenter.reset()     # what was half said over her end is not the next request
 
     def say(self, sentence: str) -> None:
         t0 = time.perf_counter()
@@ -96,18 +99,17 @@ class Mouth:
             frame = loop.next_frame()
             if frame is None:
                 break          # input is over; the rest of the reply plays out
-            if not loop.config.barge_in:
-                loop.segmenter.skip(frame)
-                continue
             utterance = loop.segmenter.feed(frame)
+            if not loop.config.barge_in:
+                if utterance is not None:      # heard, not answered: shown after her reply
+                    loop.unheard.append(utterance)
+                continue
             if utterance is not None:
                 loop.pending.append(utterance)
             if loop.segmenter.speaking:
                 self._barge_in()
         self.spoken.append(self.playing.text)
         self.playing = None
-        if not loop.config.barge_in:
-            loop.segmenter.reset()
 
     def _barge_in(self) -> None:
         assert self.playing is not None
@@ -130,6 +132,7 @@ class VoiceLoop:
         self.show = show or (lambda state, detail: None)
         self.frames: Iterator[np.ndarray] = source.frames()
         self.pending: deque[Utterance] = deque()
+        self.unheard: list[Utterance] = []     # said while she spoke, barge-in off
         self.follow_up_until = float("-inf")
         self.stats = VoiceStats()
 
@@ -218,6 +221,7 @@ class VoiceLoop:
         else:
             self.show("thinking", "")
             reply_text = self.brain.turn(request, on_text=mouth.feed, on_end=mouth.finish).text
+        self._show_unheard(phrase)
         timings.memory = self.brain.stats.timings.get("memory_s", 0.0)
         timings.first_token = self.brain.stats.timings.get("first_token_s")
         self.stats.replies.append(reply_text)
@@ -225,6 +229,15 @@ class VoiceLoop:
         getattr(self.sink, "end_reply", lambda: None)()
         self.follow_up_until = self.segmenter.time_s + self.config.follow_up_s
         self.show("timings", timings.line())
+
+    def _show_unheard(self, phrase: str) -> None:
+        """What was said while she spoke with barge-in off: not answered, not stored, but shown."""
+        unheard, self.unheard = self.unheard, []
+        for utterance in unheard:
+            text = self.stt.transcribe(utterance, hotwords=phrase).text.strip()
+            if text:
+                self.stats.ignored_while_speaking.append(text)
+                self.show("ignored while speaking", text)
 
     def _second_look(self, utterance: Utterance, phrase: str, text: str) -> WakeMatch | None:
         """Whisper sometimes drops a leading "Hey GLaDOS" from a long utterance; the opening alone,

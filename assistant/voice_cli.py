@@ -18,7 +18,7 @@ from .voice import VoiceLoop
 from .wake import TranscriptWakeWord
 
 STYLES = {"listening": "dim", "heard": "cyan", "ignored": "dim", "thinking": "dim", "speaking": "magenta",
-          "interrupted": "yellow", "timings": "dim"}
+          "interrupted": "yellow", "timings": "dim", "ignored while speaking": "dim"}
 
 
 def build_loop(config: Config, brain: Brain, source, sink, console: Console | None = None,

@@ -93,9 +93,12 @@ def test_barge_in_cuts_her_off_and_stores_what_was_said(models, tmp_path):
 
 def test_without_barge_in_the_microphone_is_ignored_while_she_speaks(models, tmp_path):
     llm = ScriptedLLM().enqueue(LONG_REPLY)
-    stats, _, messages, *_ = run_loop(models, tmp_path, FIXTURES / "barge_in_piper_16k.wav", llm)
+    stats, facts, messages, *_ = run_loop(models, tmp_path, FIXTURES / "barge_in_piper_16k.wav", llm)
     assert stats.interrupted == 0 and len(stats.heard) == 1
     assert [m["text"] for m in messages if m["role"] == "assistant"] == [LONG_REPLY]
+    # what was said over her is shown, not answered and not stored
+    assert len(stats.ignored_while_speaking) == 1 and stats.ignored_while_speaking[0]
+    assert not any(stats.ignored_while_speaking[0] in m["text"] for m in messages)
 
 
 def test_memory_command_by_voice(models, tmp_path):
