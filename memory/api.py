@@ -12,9 +12,9 @@ from . import context as ctx
 from . import facts as F
 from . import recall as R, summaries as S
 from .intent import Change, Parsed
-from .text import clean
 from .proposals import Proposal, Verdict
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
+from .text import clean
 
 EXPORT_FORMAT = "glados-memory/1"
 

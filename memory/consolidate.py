@@ -114,12 +114,8 @@ def _clause_for(value: str, text: str) -> tuple[str, str] | None:
     return None
 
 
-def statement_problem(value: str, text: str, key: str = "") -> str | None:
-    """Why the words holding value are not a first-person statement of it, or None."""
-    found = _clause_for(value, text)
-    if found is None:
-        return "its words are spread over several sentences"
-    sentence, clause = found
+def statement_problem(value: str, sentence: str, clause: str, key: str = "") -> str | None:
+    """Why the clause holding value (in its sentence) is not a first-person statement of it, or None."""
     body = strip_lead(clause)
     if sentence.endswith("?") or QUESTION.match(strip_lead(sentence)) or QUESTION.match(body):
         return "the message asks, it does not state"
@@ -152,11 +148,6 @@ def _before(value: str, clause: str) -> str:
     if at is None and words:
         at = re.search(rf"\b{re.escape(stem(words[0])[:4])}", clause, flags=FLAGS)
     return clause[:at.start()] if at else clause
-
-
-def _clause_of(value: str, text: str) -> str:
-    found = _clause_for(value, text)
-    return found[1] if found else text
 
 
 # What the words around a value must say for it to be a fact of that key: "i have a son" is no pet,
@@ -203,9 +194,8 @@ POINTED = re.compile(r"\b(?:that|this|these|those|it|them)\s+$", FLAGS)
 FIELD = re.compile(rf"^(?:{FIELDS})$", FLAGS)
 
 
-def fit_problem(key: str, value: str, text: str) -> str | None:
-    """Why the words around value do not make it a fact of key, or None."""
-    clause = _clause_of(value, text)
+def fit_problem(key: str, value: str, clause: str) -> str | None:
+    """Why the words around value (the clause holding it) do not make it a fact of key, or None."""
     cue = FAVORITE if key.startswith("favorite_") else KEY_FIT.get(key)
     job_at = JOB_AT.search(clause)
     employer_by_job = key == "employer" and job_at is not None and as_occupation(job_at["job"])
@@ -275,12 +265,13 @@ def judge(proposal: Proposal, message: dict | None, current: list[F.Fact]) -> tu
     missing = ungrounded(value, message["text"])
     if missing:
         return "rejected", f"the user never said {', '.join(repr(w) for w in missing)}"
-    problem = statement_problem(value, message["text"], key)
+    found = _clause_for(value, message["text"])      # found once, read by both checks below
+    if found is None:
+        return "rejected", "its words are spread over several sentences"
+    sentence, clause = found
+    problem = statement_problem(value, sentence, clause, key) or fit_problem(key, value, clause)
     if problem:
         return "rejected", problem
-    misfit = fit_problem(key, value, message["text"])
-    if misfit:
-        return "rejected", misfit
     held = [f for f in current if f.key == key]
     pinned = f"{key} is pinned: a model may add to it, never replace it"
     if key in F.PINNED_KEYS and proposal.replaces:
