@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -142,7 +143,7 @@ def connect(path: str | Path, busy_timeout_ms: int = 5000) -> Connection:
     try:
         db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         if not read_only:
-            db.execute("PRAGMA journal_mode = WAL")
+            _use_wal(db, busy_timeout_ms)
             db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
         # Deleted content is overwritten with zeros, so "forget" leaves no bytes behind.
@@ -157,6 +158,22 @@ def connect(path: str | Path, busy_timeout_ms: int = 5000) -> Connection:
             f"{path} is not a usable memory database ({exc}); move it aside or pass another --db"
         ) from exc
     return db
+
+
+def _use_wal(db: sqlite3.Connection, busy_timeout_ms: int) -> None:
+    """Switch a file to WAL. On a new file, processes racing to switch it can get "database is locked"
+    at once, without SQLite waiting on the busy timeout, so wait here, within the same timeout."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
 
 
 def _writable(path: Path) -> bool:
