@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
-from memory import Memory, Observation, Recalled, new_session_id
+from memory import Memory, MemoryStoreError, Observation, Recalled, new_session_id
 from memory.api import utc_now
 
 from . import commands, consolidation, prompt, summary, tools
@@ -18,6 +18,7 @@ log = logging.getLogger("glados.brain")
 TextSink = Callable[[str], None]
 EventSink = Callable[[str, dict], None]
 MAX_TOOL_ROUNDS = 3
+INDEX_PER_TURN = 8       # messages given vectors after each reply (about 12 ms each, one core)
 
 
 class Interrupted(Exception):
@@ -132,6 +133,19 @@ class Brain:
     def turn(self, text: str, on_text: TextSink = lambda s: None, on_end: Callable[[], None] = lambda: None) -> Reply:
         """Answer one message. on_text gets the reply as it streams; on_end runs when it is complete
         (the voice loop speaks the last sentence there). Either may raise Interrupted."""
+        reply = self._turn(text, on_text, on_end)
+        self._index()
+        return reply
+
+    def _index(self) -> None:
+        """After the reply: give the newest messages their vectors for recall by meaning (the one
+        just recalled with is already computed). A few per turn, so a backlog never stalls a turn."""
+        try:
+            self.memory.index_pending(self.user, limit=INDEX_PER_TURN)
+        except MemoryStoreError as exc:       # a read-only or full database: recall still works by words
+            log.warning("could not index messages for recall: %s", exc)
+
+    def _turn(self, text: str, on_text: TextSink, on_end: Callable[[], None]) -> Reply:
         session = self._touch()
         log.debug("turn in session %s: %r", session, text)
         self.stats.turns += 1

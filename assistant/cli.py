@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from memory import Memory, MemoryStoreError, UnknownKey
+from memory import Memory, MemoryStoreError, RecallSettings, UnknownKey
 
 from . import logs, memory_cli
 from .errors import AudioError
@@ -38,14 +38,37 @@ def build_parser() -> argparse.ArgumentParser:
     voice.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
     sub.add_parser("chat", parents=[common], help="typed chat with the same brain and memory")
     memory_cli.add_parser(sub, common)
+    ev = sub.add_parser("eval", parents=[common], help="score recall on a seeded, labelled store (the six numbers)")
+    ev.add_argument("--seed", type=int, default=7, help="the store's random seed (default 7)")
+    ev.add_argument("--per-user", type=int, default=600, help="everyday messages per user (default 600, 4 users)")
+    ev.add_argument("--keep", type=Path, help="build the store in this new file and keep it (default: a temporary one)")
+    ev.add_argument("--words-only", action="store_true", help="recall by words alone (as without the model)")
+    ev.add_argument("--json", action="store_true", help="the numbers as JSON")
+    ev.add_argument("--misses", action="store_true", help="list the questions whose answer was not in the top 4")
     return parser
 
 
-def open_memory(config: Config, db: Path | None) -> Memory:
+def recall_settings(config: Config) -> RecallSettings:
+    r = config.recall
+    return RecallSettings(candidates=config.memory.recall_candidates, word_weight=r.word_weight,
+                          min_score=r.min_score, duplicate_cosine=r.duplicate_cosine,
+                          question_weight=r.question_weight, half_life_days=dict(r.half_life_days))
+
+
+def open_memory(config: Config, db: Path | None, recalls: bool = True) -> Memory:
+    """The memory file, with a one-line warning when others can read it, and (when it will recall)
+    a note when recall can match words only."""
     memory = Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
-                    busy_timeout_ms=config.memory.busy_timeout_ms)
+                    busy_timeout_ms=config.memory.busy_timeout_ms,
+                    embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config))
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     if memory.warning:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(f"glados: warning: {memory.warning}", markup=False)
+        err.print(f"glados: warning: {memory.warning}", markup=False)
+    if recalls and config.recall.meaning:
+        from memory.embed import missing
+        reason = missing()
+        if reason:
+            err.print(f"glados: note: {reason} (set recall.meaning: false to silence this)", markup=False)
     return memory
 
 
@@ -61,8 +84,11 @@ def main(argv: list[str] | None = None) -> int:
             raise memory_cli.UsageError("--user needs a name (leave it out for the configured user)")
         user = getattr(args, "user", None) or config.user
         if args.command == "memory":
-            with open_memory(config, getattr(args, "db", None)) as memory:
+            with open_memory(config, getattr(args, "db", None), recalls=args.memory_command == "recall") as memory:
                 return memory_cli.run(args, memory, user, console, config)
+        if args.command == "eval":
+            from . import evaluation
+            return evaluation.main(args, config, console)
         db = getattr(args, "db", None)
         if args.command == "chat":
             from . import chat

@@ -14,7 +14,7 @@ from typing import Mapping
 
 import yaml
 from platformdirs import user_config_dir, user_data_dir
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 # libyaml's safe loader when PyYAML has it (ten times faster on the commented config), else Python's
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -35,9 +35,34 @@ class MemoryConfig(Strict):
     context_tokens: int = Field(400, ge=0, le=100_000)
     max_value_chars: int = Field(200, ge=10, le=10_000)
     recall_k: int = Field(3, ge=0, le=50)
-    recall_candidates: int = Field(25, ge=1, le=10_000)
+    recall_candidates: int = Field(50, ge=1, le=10_000)
     recent_window: int = Field(12, ge=0, le=10_000)
     busy_timeout_ms: int = Field(5000, ge=0, le=600_000)
+
+
+HALF_LIVES: dict[str, float | None] = {
+    "health": None, "identity": None, "note": None, "likes": 90.0, "project": 90.0, "state": 7.0,
+    "other": None, "reply": None}
+
+
+class RecallConfig(Strict):
+    meaning: bool = True              # rank by meaning too, when the sentence model is installed
+    word_weight: float = Field(0.1, ge=0, le=10)
+    min_score: float = Field(0.3, ge=-1, le=10)
+    duplicate_cosine: float = Field(0.8, ge=0, le=1.01)
+    question_weight: float = Field(0.7, ge=0, le=1)
+    half_life_days: dict[str, float | None] = HALF_LIVES
+
+    @field_validator("half_life_days")
+    @classmethod
+    def _kinds(cls, value: dict[str, float | None]) -> dict[str, float | None]:
+        from memory.kinds import KINDS
+        unknown = set(value) - set(KINDS) - {"note"}
+        if unknown:
+            raise ValueError(f"unknown kind(s) {', '.join(sorted(unknown))}; use {', '.join(KINDS)}, note")
+        if any(v is not None and v <= 0 for v in value.values()):
+            raise ValueError("a half-life is a number of days above 0, or null for never")
+        return {**HALF_LIVES, **value}     # a kind left out keeps its default
 
 
 class LLMConfig(Strict):
@@ -110,7 +135,7 @@ class VoiceConfig(Strict):
     vad_threshold: float = Field(0.5, gt=0, lt=1)
     end_silence_s: float = Field(0.6, gt=0, le=10)
     pre_roll_s: float = Field(0.3, ge=0, le=5)
-    min_speech_s: float = Field(0.25, ge=0, le=10)
+    min_speech_s: float = Field(0.1, ge=0, le=10)
     max_utterance_s: float = Field(20.0, gt=1, le=300)
     input_device: str | None = None     # sounddevice name or index; null: the system default
     output_device: str | None = None
@@ -121,6 +146,7 @@ class Config(Strict):
     user: str = Field("default", min_length=1, max_length=100)
     database: Path | None = None
     memory: MemoryConfig = MemoryConfig()
+    recall: RecallConfig = RecallConfig()
     llm: LLMConfig = LLMConfig()
     persona: PersonaConfig = PersonaConfig()
     budget: BudgetConfig = BudgetConfig()

@@ -1,5 +1,7 @@
 """Lab 3: recall. SQLite's FTS5 ranks earlier messages by BM25: rare words count more than
-common ones, so "locksmith" beats "the". Compare with a plain count of shared words.
+common ones, so "locksmith" beats "the" (scores here are relative to the best match). A question
+in other words shares none of them: for that, recall also compares sentence vectors
+(all-MiniLM-L6-v2) and ranks by cosine plus a little for shared words.
 
     .venv/bin/python labs/03_recall.py
 """
@@ -11,17 +13,21 @@ from memory import Memory
 MESSAGES = ["The weather was nice and the park was nice too.",
             "My locksmith is called Bartholomew and he is never on time.",
             "The locksmith said the lock on the back door is broken.",
-            "I had the soup and the bread and the salad."]
-QUERY = "what did the locksmith say about the door"
+            "I had the soup and the bread and the salad.",
+            "The car is parked on the top floor of the multi-storey."]
+QUERIES = ["what did the locksmith say about the door", "where did I leave the vehicle?"]
 
-with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "lab.db") as mem:
-    for text in MESSAGES:
-        mem.log("lab", "old-session", "user", text)
-    print(f"query: {QUERY}")
-    print("BM25 (FTS5), best first:")
-    for r in mem.recall("lab", QUERY, k=3):
-        print(f"    {r.text}")
-    print("shared-word count, best first:")
-    words = set(QUERY.lower().split())
-    for text in sorted(MESSAGES, key=lambda m: -len(words & set(m.lower().rstrip('.').split())))[:3]:
-        print(f"    {text}")
+with tempfile.TemporaryDirectory() as tmp:
+    for label, embedder in (("words alone (BM25)", None), ("words and meaning", "auto")):
+        with Memory(Path(tmp) / f"{label[:5]}.db", embedder=embedder) as mem:
+            for text in MESSAGES:
+                mem.log("lab", "old-session", "user", text)
+            mem.index_pending("lab")
+            print(f"{label}:")
+            for query in QUERIES:
+                print(f"  query: {query}")
+                found = mem.recall("lab", query, k=3)
+                for r in found:
+                    print(f"    {r.score:5.2f}  {r.text}")
+                if not found:
+                    print("    (nothing)")

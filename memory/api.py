@@ -3,18 +3,23 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Callable, Literal
 
 from . import context as ctx
 from . import facts as F
-from . import recall as R, summaries as S
+from . import erase as E, recall as R, summaries as S
+from .kinds import kind_of
 from .intent import Change, Parsed
 from .proposals import Proposal, Verdict
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
 from .text import clean
+
+if TYPE_CHECKING:
+    from .embed import Embedder
 
 EXPORT_FORMAT = "glados-memory/1"
 
@@ -55,7 +60,11 @@ class Memory:
     """Facts, messages, recall, summaries and context for any number of users in one SQLite file."""
 
     def __init__(self, path: str | Path, clock: Callable[[], datetime] = utc_now,
-                 max_value_chars: int = 200, busy_timeout_ms: int = 5000):
+                 max_value_chars: int = 200, busy_timeout_ms: int = 5000,
+                 embedder: "Embedder | None | Literal['auto']" = "auto",
+                 recall_settings: R.RecallSettings = R.RecallSettings()):
+        """embedder: the sentence model for recall by meaning; "auto" loads the installed one on first
+        recall, None recalls by words alone."""
         self.path = Path(path)
         self.db: sqlite3.Connection = connect(self.path, busy_timeout_ms)
         self.read_only: bool = self.db.read_only
@@ -63,6 +72,13 @@ class Memory:
         self.warning: str | None = None if str(path) == ":memory:" else exposure(self.path)
         self.clock = clock
         self.max_value_chars = max_value_chars
+        self.recall_settings = recall_settings
+        # Why recall matches words only (no model installed), once known; None while meaning works.
+        self.recall_notice: str | None = None
+        self._embedder_choice = embedder
+        self._model: "Embedder | None" = None
+        self._index = None
+        self._vectors: OrderedDict[str, object] = OrderedDict()   # text -> vector, the newest few
 
     def close(self) -> None:
         self.db.close()
@@ -84,7 +100,8 @@ class Memory:
         text = parsed.text
         with transaction(self.db):
             now = self.now()
-            message_id = R.log(self.db, user, session or new_session_id(), "user", text, now)
+            kind = kind_of(text, [c.key for c in parsed.changes if c.op in ("assert", "correct") and c.key])
+            message_id = R.log(self.db, user, session or new_session_id(), "user", text, now, kind=kind)
             done: list[F.FactChange] = []
             for change in parsed.changes:
                 done += self._apply(user, change, text, message_id, now)
@@ -98,7 +115,7 @@ class Memory:
         if change.op == "retract" and change.key:
             return F.retract(self.db, user, change.key, change.value, now)
         if change.op == "forget":
-            return F.forget(self.db, user, F.find_for_forget(self.db, user, change.key, change.value))
+            return E.erase_facts(self.db, user, F.find_for_forget(self.db, user, change.key, change.value))
         if change.op == "correct" and change.value:
             return self._correct(user, change, source, message_id, now)
         return []
@@ -166,7 +183,7 @@ class Memory:
         target = target.strip()
         with transaction(self.db):
             rows = self._forget_targets(user, target)
-            done = F.forget(self.db, user, rows)
+            done = E.erase_facts(self.db, user, rows)
         purge_leftovers(self.db)
         return done
 
@@ -190,16 +207,15 @@ class Memory:
     def forget_change(self, user: str, key: str | None, value: str | None) -> list[F.FactChange]:
         """Forget what a mined forget change names (no error when nothing matches)."""
         with transaction(self.db):
-            done = F.forget(self.db, user, F.find_for_forget(self.db, user, key, value))
+            done = E.erase_facts(self.db, user, F.find_for_forget(self.db, user, key, value))
         if done:
             purge_leftovers(self.db)
         return done
 
     def clear(self, user: str) -> dict[str, int]:
-        """Delete everything about one user: facts, history, messages, index entries, summaries."""
+        """Delete everything about one user: facts, history, messages, index entries, vectors, summaries."""
         with transaction(self.db):
-            counts = {table: self.db.execute(f"DELETE FROM {table} WHERE user = ?", (user,)).rowcount
-                      for table in ("facts", "messages", "summaries")}
+            counts = E.erase_user(self.db, user)
         purge_leftovers(self.db)
         return counts
 
@@ -224,9 +240,79 @@ class Memory:
                           max_tokens, self.max_value_chars)
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
-               recent_window: int = 0, candidates: int = 25) -> list[R.Recalled]:
-        """Earlier messages and notes matching text, best first (see recall.recall for the bounds)."""
-        return R.recall(self.db, user, text, k, session, recent_window, candidates)
+               recent_window: int = 0, candidates: int | None = None) -> list[R.Recalled]:
+        """Earlier messages and notes matching text by words and meaning, best first (see recall.recall).
+        Without the sentence model it matches words alone; `recall_notice` then says why."""
+        settings = self.recall_settings
+        if candidates is not None and candidates != settings.candidates:
+            settings = replace(settings, candidates=candidates)
+        query = self._vector(text) if text.strip() else None
+        return R.recall(self.db, user, text, k, session, recent_window, settings, self.now(),
+                        self._index if query is not None else None, query)
+
+    @property
+    def recall_mode(self) -> Literal["words+meaning", "words"]:
+        return "words+meaning" if self._load_model() is not None else "words"
+
+    def index_pending(self, user: str, limit: int | None = None,
+                      progress: Callable[[int, int], None] | None = None) -> int:
+        """Give vectors to the user's messages that have none (newest first, at most `limit`); the
+        vector of a message just recalled with is reused, not computed again. Returns how many."""
+        model = self._load_model()
+        if model is None or self.read_only:
+            return 0
+        import numpy as np
+        total = self._index.pending(self.db, user) if progress else 0
+        done = 0
+        while limit is None or done < limit:
+            batch = self._index.missing(self.db, user, 64 if limit is None else min(64, limit - done))
+            if not batch:
+                break
+            texts = [r["text"] for r in batch]
+            known = [self._vectors.get(t.strip()) for t in texts]
+            fresh = iter(model.encode([t for t, v in zip(texts, known) if v is None]))
+            vectors = np.stack([v if v is not None else next(fresh) for v in known])
+            with transaction(self.db):
+                self._index.add(self.db, user, [r["id"] for r in batch], vectors)
+            done += len(batch)
+            if progress:
+                progress(done, max(total, done))
+        return done
+
+    def _load_model(self) -> "Embedder | None":
+        if self._model is None and self._embedder_choice is not None:
+            from .vectors import VectorIndex
+            if self._embedder_choice == "auto":
+                from .embed import EmbedderMissing, load
+                try:
+                    self._embedder_choice = load()
+                except EmbedderMissing as exc:
+                    self._embedder_choice, self.recall_notice = None, str(exc)
+                    return None
+            self._model = self._embedder_choice
+            self._index = VectorIndex(self._model.name)
+        return self._model
+
+    def embed(self, text: str):
+        """Compute (and keep, for the recall and indexing that follow) the text's vector; None
+        without a model. Lets a caller pay for it early, while it waits for something else."""
+        return self._vector(text) if text.strip() else None
+
+    def pending(self, user: str) -> int:
+        """How many of the user's messages have no vector yet (0 without a model)."""
+        return self._index.pending(self.db, user) if self._load_model() is not None else 0
+
+    def _vector(self, text: str):
+        """The text's vector (cached for the few newest texts), or None without a model."""
+        model = self._load_model()
+        if model is None:
+            return None
+        key = text.strip()
+        if key not in self._vectors:
+            self._vectors[key] = model.encode([key])[0]
+            while len(self._vectors) > 64:
+                self._vectors.popitem(last=False)
+        return self._vectors[key]
 
     def summaries(self, user: str) -> list[sqlite3.Row]:
         return S.all_for(self.db, user)

