@@ -35,7 +35,7 @@ class MemoryConfig(Strict):
     context_tokens: int = Field(400, ge=0, le=100_000)
     max_value_chars: int = Field(200, ge=10, le=10_000)
     recall_k: int = Field(3, ge=0, le=50)
-    recall_candidates: int = Field(50, ge=1, le=10_000)
+    recall_candidates: int = Field(30, ge=1, le=10_000)
     recent_window: int = Field(12, ge=0, le=10_000)
     busy_timeout_ms: int = Field(5000, ge=0, le=600_000)
 

@@ -39,6 +39,7 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     r.add_argument("text", nargs="+")
     r.add_argument("--json", action="store_true")
     r.add_argument("-k", type=int, default=5, help="how many results (default 5)")
+    msub.add_parser("index", parents=[common], help="give every message its vector for recall by meaning (after an import)")
     f = msub.add_parser("forget", parents=[common], help="delete a fact everywhere (id prefix or key)")
     f.add_argument("target", metavar="ID_PREFIX_OR_KEY")
     f.add_argument("--yes", action="store_true", help="do not ask before deleting several pinned facts at once")
@@ -56,6 +57,17 @@ def describe(change: FactChange) -> str:
     if change.kind == "superseded":
         return f"{symbol} {change.key}: {change.old_value} -> {change.value}"
     return f"{symbol} {change.key}: {change.value} ({change.kind})"
+
+
+def _index(memory: Memory, user: str, console: Console) -> int:
+    from rich.progress import Progress
+    if memory.recall_mode != "words+meaning":
+        raise UsageError(memory.recall_notice or "recall by meaning is off (recall.meaning: false)")
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("indexing messages for recall by meaning", total=None)
+        done = memory.index_pending(user, progress=lambda n, total: bar.update(task, completed=n, total=total))
+    console.print(f"indexed {done} message(s); {memory.pending(user)} left without a vector", markup=False)
+    return 0
 
 
 def recall_line(r: Recalled) -> str:
@@ -136,11 +148,14 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         if block:
             print(block)
     elif cmd == "recall":
+        memory.index_pending(user, limit=64)      # what `observe` just stored; `index` does a backlog
         found = memory.recall(user, " ".join(args.text), k=args.k)
         if args.json:
             print(json.dumps([r.__dict__ for r in found], ensure_ascii=False, indent=2))
         for r in [] if args.json else found:
             console.print(recall_line(r), markup=False, highlight=False)
+    elif cmd == "index":
+        return _index(memory, user, console)
     elif cmd == "forget":
         if not _confirm_pinned(args, memory.would_forget(user, args.target), console):
             return 1

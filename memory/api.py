@@ -325,7 +325,7 @@ class Memory:
 
     # -- export / import -----------------------------------------------------------------
     def export(self, user: str) -> dict:
-        msgs = self.db.execute("SELECT id, session, role, text, tokens, created_at, interrupted FROM messages "
+        msgs = self.db.execute("SELECT id, session, role, text, tokens, created_at, interrupted, kind FROM messages "
                                "WHERE user = ? ORDER BY id", (user,)).fetchall()
         return {
             "format": EXPORT_FORMAT, "user": user, "exported_at": self.now(),
@@ -354,7 +354,8 @@ class Memory:
                         id_map[int(m["id"])] = same[0]
                         continue
                     id_map[int(m["id"])] = R.log(self.db, user, session, m["role"], text, created,
-                                                 int(m.get("tokens") or 0) or None, bool(m.get("interrupted")))
+                                                 int(m.get("tokens") or 0) or None, bool(m.get("interrupted")),
+                                                 _kind(m.get("kind")))
                     counts["messages"] += 1
                 for f in data.get("facts", []):
                     counts["facts"] += self._import_fact(user, f, id_map)
@@ -377,6 +378,12 @@ class Memory:
                  confirmations=int(f.get("confirmations") or 1), fact_id=None if taken else str(f["id"]),
                  origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"))
         return 1
+
+
+def _kind(value: object) -> str | None:
+    """A message kind from an export (older exports have none: the default applies)."""
+    from .kinds import KINDS
+    return value if value in KINDS else None
 
 
 def new_session_id() -> str:

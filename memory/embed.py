@@ -10,19 +10,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import struct
-import sys
 import threading
 import zipfile
 from pathlib import Path
 from typing import Protocol, Sequence
 
-if "numpy" not in sys.modules:
-    # One BLAS thread: on two busy cores, two threads made single sentences 30-500 ms.
-    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(_var, "1")
-import numpy as np  # noqa: E402
+import numpy as np
 
 PACKAGE = "all_minilm_l6_v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -112,6 +106,10 @@ class MiniLM:
                 (w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"]),
             ))
         self._lock = threading.Lock()
+        # One BLAS thread, whoever imported numpy first: a sentence is too small to share, and on two
+        # busy cores two threads made single sentences 30-500 ms.
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(1, user_api="blas")
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One unit vector per text (float32, shape (len(texts), 384))."""

@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING
 import regex as re
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from .vectors import VectorIndex
 
 STOPWORDS = set("""a an the and or but if then so to of in on at by for with about from as is are
@@ -22,6 +20,7 @@ im ive dont didnt cant wont isnt m s t d ll re ve forgotten""".split())
 MAX_TERMS = 12
 QUESTION = re.compile(r"(?i)^\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|"
                       r"will|would|should|have|has)\b|.*\?\W*$")
+MAX_SCORED = 1000         # messages BM25 scores per recall at most (see scored_words)
 UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
 
 
@@ -40,7 +39,7 @@ class Recalled:
 @dataclass(frozen=True)
 class RecallSettings:
     """How recall ranks (the `recall:` block of config.yaml)."""
-    candidates: int = 50           # per list: best by words (BM25, whole history) and nearest by meaning
+    candidates: int = 30           # per list: best by words (BM25, whole history) and nearest by meaning
     word_weight: float = 0.1       # a full word match adds this to the cosine (a paraphrase has none)
     min_score: float = 0.3         # below this an item is not recalled at all
     duplicate_cosine: float = 0.8   # an item this close to one already chosen is a restatement: skipped
@@ -99,7 +98,7 @@ class _Candidate:
 
 def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
            recent_window: int = 0, settings: RecallSettings = RecallSettings(), now: str | None = None,
-           index: "VectorIndex | None" = None, query: "np.ndarray | None" = None) -> list[Recalled]:
+           index: "VectorIndex | None" = None, query=None) -> list[Recalled]:
     """The k earlier messages and notes that best match `text`, best first.
 
     Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept.
@@ -112,16 +111,20 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     words = terms(text)
     if k <= 0 or not (words or query is not None):
         return []
+    vectors: dict = {}
     cutoff = _window_start(db, user, session, recent_window)
     found: dict[str, _Candidate] = {}
     if words:
         _by_words(db, user, words, session, cutoff, settings.candidates, found)
     if index is not None and query is not None:
+        import numpy as np     # only with the model: words-only recall never loads numpy
         near = dict(index.search(db, user, query, settings.candidates))
         _add_messages(db, user, [m for m in near if str(m) not in found], session, cutoff, found)
-        cosines = index.similarity(db, user, query, sorted(c.message_id for c in found.values() if c.message_id))
-        for c in found.values():
-            c.meaning = cosines.get(c.message_id) if c.message_id else None
+        vectors = index.vectors(db, user, [c.message_id for c in found.values() if c.message_id])
+        if vectors:
+            cosines = dict(zip(vectors, (np.stack(list(vectors.values())) @ query).tolist()))
+            for c in found.values():
+                c.meaning = cosines.get(c.message_id) if c.message_id else None
     moment = _parse_time(now) if now else None
     for c in found.values():
         if query is None:
@@ -131,8 +134,6 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         if QUESTION.match(c.text):
             base *= settings.question_weight      # an earlier question is a poor answer to a new one
         c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
-    vectors = index.vectors(db, user, [c.message_id for c in found.values() if c.message_id]) \
-        if index is not None and query is not None else {}
     chosen: list[_Candidate] = []
     for c in sorted(found.values(), key=lambda c: -c.score):
         if len(chosen) == k:
@@ -148,14 +149,41 @@ _STILL_TRUE = """NOT (EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = 
                  AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to IS NULL))"""
 
 
+def scored_words(db: sqlite3.Connection, words: list[str], budget: int = MAX_SCORED) -> tuple[list[str], int]:
+    """The query words BM25 ranks by: rarest first, while the messages holding them stay within
+    `budget` (always at least the rarest); and how many messages hold them, at most. Common words add little to BM25 and cost the most; what
+    they would have found is left to the meaning side."""
+    counts = {w: db.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?",
+                            (fts_query([w]),)).fetchone()[0] for w in words}
+    kept, total = [], 0
+    for w in sorted(words, key=counts.__getitem__):
+        if kept and total + counts[w] > budget:
+            break
+        kept.append(w)
+        total += counts[w]
+    return kept, total
+
+
 def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str | None, cutoff: int,
               limit: int, found: dict[str, _Candidate]) -> None:
-    rows = db.execute(
-        f"""SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind, bm25(messages_fts) AS bm25
-            FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-            WHERE messages_fts MATCH ? AND m.user = ? AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}
-            ORDER BY bm25 LIMIT ?""",
-        (fts_query(words), user, session, cutoff, limit)).fetchall()
+    kept, matches = scored_words(db, words)
+    query = fts_query(kept)
+    oldest = 0
+    if matches > MAX_SCORED:   # even the rarest word is in more messages than that: its newest ones
+        oldest = db.execute("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC "
+                            "LIMIT 1 OFFSET ?", (query, MAX_SCORED - 1)).fetchone()[0]
+    # BM25 over the index alone first (a join per match costs as much again), then the user's rows;
+    # in the rare case other users' messages fill the first cut, the whole join runs.
+    sql = f"""SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind, f.bm25
+              FROM (SELECT rowid, bm25(messages_fts) AS bm25 FROM messages_fts
+                    WHERE messages_fts MATCH ? AND rowid >= ? ORDER BY bm25 LIMIT ?) f
+              JOIN messages m ON m.id = f.rowid
+              WHERE +m.user = ? AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}
+              ORDER BY f.bm25 LIMIT ?"""
+    cut = limit * 4
+    rows = db.execute(sql, (query, oldest, cut, user, session, cutoff, limit)).fetchall()
+    if len(rows) < limit and min(matches, MAX_SCORED) > cut:
+        rows = db.execute(sql, (query, oldest, -1, user, session, cutoff, limit)).fetchall()
     best = min((r["bm25"] for r in rows), default=-1.0)
     for r in rows:
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
@@ -165,7 +193,7 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
         """SELECT f.id, f.value, f.asserted_at, f.source_message_id, bm25(facts_fts) AS bm25
            FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
            WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.valid_to IS NULL
-           ORDER BY bm25 LIMIT ?""", (fts_query(words), user, limit)).fetchall()
+           ORDER BY bm25 LIMIT ?""", (query, user, limit)).fetchall()
     best = min((r["bm25"] for r in notes), default=-1.0)
     for r in notes:
         found[r["id"]] = _Candidate("note", r["id"], None, "user", r["value"], r["asserted_at"], "note",
@@ -180,7 +208,7 @@ def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: st
     marks = ",".join("?" * len(ids))
     rows = db.execute(
         f"""SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind FROM messages m
-            WHERE m.id IN ({marks}) AND m.user = ? AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}""",
+            WHERE m.id IN ({marks}) AND +m.user = ? AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}""",
         (*ids, user, session, cutoff)).fetchall()
     for r in rows:
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
@@ -202,8 +230,9 @@ def _same(a: _Candidate, b: _Candidate, vectors: dict, threshold: float) -> bool
     va, vb = vectors.get(a.message_id), vectors.get(b.message_id)
     if va is not None and vb is not None:
         return float(va @ vb) >= threshold
-    ta, tb = set(terms(a.text)), set(terms(b.text))
-    return bool(ta) and len(ta & tb) / len(ta | tb) >= 0.8
+    # words alone: the smaller set of content words is (nearly) inside the larger
+    ta, tb = {w.rstrip("s") for w in terms(a.text)}, {w.rstrip("s") for w in terms(b.text)}
+    return min(len(ta), len(tb)) >= 2 and len(ta & tb) / min(len(ta), len(tb)) >= 0.8
 
 
 def _parse_time(stamp: str) -> datetime:

@@ -1,0 +1,219 @@
+"""Recall: the whole history by words (stems), meaning as well as words, restatements, decay,
+deletion that reaches the vectors, and the floor of `glados eval`."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from datetime import timedelta
+
+import pytest
+
+from memory import Memory
+from memory import embed
+from memory.erase import NOT_USER_DATA, STORES
+from tests.conftest import ROOT, glados
+
+
+def texts(found) -> list[str]:
+    return [r.text for r in found]
+
+
+@pytest.fixture
+def words_only(tmp_path, clock):
+    with Memory(tmp_path / "w.db", clock=clock, embedder=None) as memory:
+        yield memory
+
+
+@pytest.fixture
+def meaning(tmp_path, clock):
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        yield memory
+
+
+def say(memory: Memory, user: str, *lines: str, clock=None, step=timedelta(hours=1)) -> list[int]:
+    ids = []
+    for line in lines:
+        ids.append(memory.observe(user, line, session="s").message_id)
+        if clock is not None:
+            clock.advance(seconds=step.total_seconds())
+    memory.index_pending(user)
+    return ids
+
+
+def test_an_old_message_of_common_words_competes_with_the_whole_history(words_only, clock):
+    say(words_only, "ada", "the spare key for the shed is under the blue flowerpot", clock=clock)
+    for i in range(300):      # far more newer matches of "key" and "shed" than any candidate cap
+        say(words_only, "ada", f"I need a new key ring number {i}", f"the shed roof needs paint, coat {i}")
+    assert texts(words_only.recall("ada", "where did I leave the spare key for the shed?", k=4))[0] == \
+        "the spare key for the shed is under the blue flowerpot"
+
+
+@pytest.mark.parametrize("said, asked", [("my passport expires next March", "when does my passport expire?"),
+                                         ("I parked on level 4", "where did I park?"),
+                                         ("the boiler was serviced in May", "when is the boiler service?")])
+def test_stems_match(words_only, said, asked):
+    say(words_only, "ada", said, "I had soup for lunch")
+    assert texts(words_only.recall("ada", asked, k=2)) == [said]
+
+
+@pytest.mark.parametrize("said, asked", [
+    ("Mum's flight lands at 6:15 on Sunday at Gatwick", "what time does my mother's plane arrive?"),
+    ("I'm lactose intolerant", "which dairy products upset my stomach?"),
+    ("I parked the car on level 4 of the station car park", "on which floor did I leave the vehicle?"),
+])
+def test_a_question_in_other_words_finds_what_was_meant(meaning, clock, said, asked):
+    say(meaning, "ada", said, "the kids' football kit needs washing", "we ran out of teabags",
+        "Dad called about the lawnmower", "I watched a documentary about volcanoes", clock=clock)
+    assert meaning.recall_mode == "words+meaning"
+    assert texts(meaning.recall("ada", asked, k=4))[0] == said
+    assert meaning.recall("ada", asked, k=4) and not texts(meaning.recall("ben", asked, k=4))
+
+
+@pytest.mark.parametrize("use_meaning", [True, False])
+def test_a_fact_said_four_times_takes_one_slot(tmp_path, clock, use_meaning):
+    with Memory(tmp_path / "r.db", clock=clock, embedder="auto" if use_meaning else None) as memory:
+        say(memory, "ada", "I'm allergic to penicillin", "remember that I'm allergic to penicillin",
+            "don't forget I'm allergic to penicillin", "I'm allergic to penicillin!",
+            "the penicillin prescription from 2019 is in the drawer", "my doctor is Dr Shah",
+            clock=clock)
+        found = texts(memory.recall("ada", "what am I allergic to, penicillin?", k=4))
+    assert sum("allergic to penicillin" in t for t in found) == 1, found
+    assert "the penicillin prescription from 2019 is in the drawer" in found
+
+
+def test_an_allergy_outlives_two_years_and_a_passing_state_fades_in_a_week(meaning, clock):
+    say(meaning, "ada", "I'm allergic to penicillin")
+    fresh = meaning.recall("ada", "am I allergic to penicillin?", k=1)[0]
+    say(meaning, "ada", "I'm so tired today")
+    tired_fresh = meaning.recall("ada", "am I tired?", k=1)[0]
+    assert tired_fresh.text == "I'm so tired today"
+
+    clock.advance(days=7)
+    tired_week = meaning.recall("ada", "am I tired?", k=1)[0]
+    assert tired_week.score == pytest.approx(tired_fresh.score / 2, rel=0.02)   # half-life: 7 days
+
+    clock.advance(days=730)
+    later = meaning.recall("ada", "am I allergic to penicillin?", k=1)[0]
+    assert later.text == "I'm allergic to penicillin" and later.score == pytest.approx(fresh.score)
+    say(meaning, "ada", "I sleep badly when it's hot")       # less close to the question, but not faded
+    assert texts(meaning.recall("ada", "am I tired?", k=2))[0] == "I sleep badly when it's hot"
+
+
+def test_a_superseded_statement_is_never_recalled(meaning, clock):
+    say(meaning, "ada", "I live in Bath", clock=clock)
+    say(meaning, "ada", "I moved to Bristol last month", clock=clock)
+    for question in ("where do I live?", "which city is home these days?", "Bath"):
+        assert "I live in Bath" not in texts(meaning.recall("ada", question, k=4))
+    assert "I moved to Bristol last month" in texts(meaning.recall("ada", "where do I live?", k=4))
+
+
+def test_forget_removes_the_vectors_too(meaning, clock):
+    source, other = say(meaning, "ada", "I work at Globex", "Globex has a nice canteen", clock=clock)
+    vectors = lambda: {r[0] for r in meaning.db.execute("SELECT message_id FROM message_vectors")}
+    assert {source, other} <= vectors()
+    meaning.forget("ada", "employer")
+    assert source not in vectors()
+    assert other not in vectors()                   # redacted: its old vector encoded "Globex"
+    meaning.index_pending("ada")                    # made again from the redacted text
+    assert other in vectors()
+    for question in ("where do I work?", "Globex", "which company employs me?"):
+        assert not any("Globex" in t for t in texts(meaning.recall("ada", question, k=5)))
+    meaning.clear("ada")
+    assert meaning.db.execute("SELECT count(*) FROM message_vectors").fetchone()[0] == 0
+
+
+def test_every_table_is_listed_in_the_erase_function(meaning):
+    tables = {r[0] for r in meaning.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    shadow = {t for t in tables if any(t.startswith(f"{fts}_") for fts in ("messages_fts", "facts_fts"))}
+    assert tables - shadow - NOT_USER_DATA == set(STORES)
+
+
+def test_a_process_holding_vectors_never_recalls_what_another_forgot(tmp_path, clock):
+    db = tmp_path / "shared.db"
+    with Memory(db, clock=clock) as holder:
+        say(holder, "ada", "I work at Globex", "my desk at Globex faces the window")
+        assert holder.recall("ada", "which company do I work for?", k=2)
+        code = "import sys; from memory import Memory; Memory(sys.argv[1]).forget('ada', 'employer')"
+        subprocess.run([sys.executable, "-c", code, str(db)], cwd=ROOT, check=True, timeout=60)
+        found = texts(holder.recall("ada", "which company do I work for?", k=4))
+        assert not any("Globex" in t for t in found), found
+
+
+def test_vectors_persist_for_another_process(tmp_path):
+    db = tmp_path / "p.db"
+    code = ("import sys; from memory import Memory; m = Memory(sys.argv[1]); "
+            "m.observe('ada', \"Mum's flight lands at 6:15 on Sunday at Gatwick\"); "
+            "m.observe('ada', 'we ran out of teabags'); print(m.index_pending('ada'))")
+    made = subprocess.run([sys.executable, "-c", code, str(db)], cwd=ROOT, capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert made.stdout.strip() == "2"
+    with Memory(db) as memory:
+        assert memory.pending("ada") == 0
+        assert texts(memory.recall("ada", "what time does my mother's plane arrive?", k=1)) == \
+            ["Mum's flight lands at 6:15 on Sunday at Gatwick"]
+
+
+def test_without_the_model_recall_uses_words_and_says_so_once(tmp_path, monkeypatch, clock):
+    monkeypatch.setattr(embed, "PACKAGE", "no_such_model_package")
+    monkeypatch.setattr(embed, "_loaded", {})
+    with Memory(tmp_path / "n.db", clock=clock) as memory:
+        say(memory, "ada", "the spare key is under the flowerpot")
+        assert texts(memory.recall("ada", "spare key", k=2)) == ["the spare key is under the flowerpot"]
+        assert memory.recall_mode == "words"
+        assert "not installed" in memory.recall_notice and "pip install --no-deps" in memory.recall_notice
+    from assistant.cli import main
+    import io
+    from contextlib import redirect_stderr
+    err = io.StringIO()
+    with redirect_stderr(err):
+        assert main(["memory", "recall", "spare", "key", "--db", str(tmp_path / "n.db"), "--user", "ada"]) == 0
+    assert err.getvalue().count("recall matches words only") == 1
+
+
+def test_a_broken_model_file_is_one_line(tmp_path):
+    (tmp_path / "model.zip").write_bytes(b"not a zip")
+    with pytest.raises(embed.EmbedderMissing, match="unreadable"):
+        embed.MiniLM(tmp_path / "model.zip")
+
+
+def test_the_model_reproduces_the_published_vector():
+    vector = embed.load().encode(["This is an example sentence"])[0]
+    # sentence-transformers' all-MiniLM-L6-v2 gives 0.0677, 0.0635, 0.0487, 0.0793, 0.0374 for it
+    assert vector[:5] == pytest.approx([0.06765688, 0.0634959, 0.04871311, 0.07930499, 0.03744806], abs=1e-5)
+    assert float(vector @ vector) == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.fixture(scope="module")
+def evaluation():
+    from assistant import evaluation as ev
+    from assistant.config import load_config
+    with Memory(":memory:") as memory:
+        store = ev.build(memory)
+        yield ev.run(memory, store, load_config(None))
+
+
+def test_eval_floor(evaluation):
+    """The floor of the six numbers on the seeded store (see README for the table). A change that
+    makes recall worse fails here."""
+    r = evaluation
+    assert r.recall_at_4["words"] >= 0.95
+    assert r.recall_at_4["meaning"] >= 0.7          # the issue's target is 0.85: not reached yet
+    assert r.recall_at_4["superseded"] >= 0.75
+    assert r.mrr >= 0.75
+    assert r.violations == []                        # no superseded, forgotten or other users' items
+    assert r.restated_filling <= 1
+    assert r.degraded == 0.0
+    assert r.prompt_tokens < 1000
+    assert r.queries >= 50 and r.messages >= 2000
+
+
+def test_glados_eval_prints_the_numbers(tmp_path):
+    out = glados("eval", "--per-user", "40", "--json", "--keep", str(tmp_path / "e.db"), timeout=300)
+    assert out.returncode == 0, out.stderr
+    numbers = json.loads(out.stdout)
+    assert set(numbers) >= {"recall_at_4", "precision_at_4", "mrr", "prompt_tokens", "degraded", "memory_ms_p95"}
+    assert sqlite3.connect(tmp_path / "e.db").execute("SELECT count(*) FROM message_vectors").fetchone()[0] > 0
+    again = glados("eval", "--keep", str(tmp_path / "e.db"))
+    assert again.returncode == 1 and "already exists" in again.stderr
