@@ -17,11 +17,12 @@ import numpy as np
 from .audio.base import AudioSink, AudioSource
 from .brain import Brain, Interrupted
 from .config import VoiceConfig
-from .events import RATE, Speech, Transcript, Utterance
+from .events import Speech, Utterance
+from .gate import WakeGate
 from .stt import Transcriber
 from .tts import SentenceChunker, Synthesizer
 from .vad import Segmenter
-from .wake import WakeMatch, WakeWord
+from .wake import TranscriptWakeWord
 
 Show = Callable[[str, str], None]   # (state, detail) for the terminal
 
@@ -50,6 +51,7 @@ class VoiceStats:
     heard: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     ignored_while_speaking: list[str] = field(default_factory=list)
+    follow_ups: list[str] = field(default_factory=list)     # let in by the follow-up window, no wake word
     replies: list[str] = field(default_factory=list)
     interrupted: int = 0
     timings: list[TurnTimings] = field(default_factory=list)
@@ -126,7 +128,7 @@ class Mouth:
 
 class VoiceLoop:
     def __init__(self, source: AudioSource, sink: AudioSink, segmenter: Segmenter, stt: Transcriber,
-                 wake: WakeWord, tts: Synthesizer, brain: Brain, config: VoiceConfig, show: Show | None = None):
+                 wake: TranscriptWakeWord, tts: Synthesizer, brain: Brain, config: VoiceConfig, show: Show | None = None):
         self.source, self.sink, self.segmenter = source, sink, segmenter
         self.stt, self.wake, self.tts, self.brain, self.config = stt, wake, tts, brain, config
         self.show = show or (lambda state, detail: None)
@@ -135,6 +137,7 @@ class VoiceLoop:
         self.unheard: list[Utterance] = []     # said while she spoke, barge-in off
         self.follow_up_until = float("-inf")
         self.stats = VoiceStats()
+        self.gate = WakeGate(stt, wake, config.wake_second_look_s)
 
     # -- input ----------------------------------------------------------------------------------
     def next_frame(self) -> np.ndarray | None:
@@ -188,17 +191,17 @@ class VoiceLoop:
     def handle(self, utterance: Utterance) -> None:
         t_detected = time.perf_counter()
         phrase = self.wake_phrase()
-        transcript: Transcript = self.stt.transcribe(utterance, hotwords=phrase)
+        in_window = utterance.start_s <= self.follow_up_until
+        heard = self.gate.hear(utterance, phrase, look_again=not in_window)
+        transcript, match = heard.transcript, heard.match
         text = transcript.text.strip()
         if not text:
             return
-        match = self.wake.match(text, phrase)
-        if match is None and utterance.start_s > self.follow_up_until:
-            match = self._second_look(utterance, phrase, text)
-        if match is None and utterance.start_s > self.follow_up_until:
+        if match is None and not in_window:
             self.stats.ignored.append(text)
             self.show("ignored", text)
             return
+        follow_up = match is None       # let in by the window after her reply, not by her name
         request = match.request if match is not None else text
         stt_s, end_of_speech_s = transcript.stt_s, utterance.end_of_speech_s
         if match is not None and not request:
@@ -212,7 +215,9 @@ class VoiceLoop:
                 request = again.request if again is not None else more.text.strip()
                 stt_s, end_of_speech_s = more.stt_s, follow.end_of_speech_s
         self.stats.heard.append(request)
-        self.show("heard", request)
+        if follow_up:
+            self.stats.follow_ups.append(request)
+        self.show("heard (follow-up)" if follow_up else "heard", request)
         timings = TurnTimings(end_of_speech=end_of_speech_s, stt=stt_s)
         mouth = Mouth(self, t_detected, timings)
         if not request:
@@ -227,8 +232,16 @@ class VoiceLoop:
         self.stats.replies.append(reply_text)
         self.stats.timings.append(timings)
         getattr(self.sink, "end_reply", lambda: None)()
-        self.follow_up_until = self.segmenter.time_s + self.config.follow_up_s
+        self.follow_up_until = self._window(follow_up, reply_text)
         self.show("timings", timings.line())
+
+    def _window(self, follow_up: bool, reply: str) -> float:
+        """Until when speech needs no wake word. The window opens when her reply ends, for
+        follow_up_s. It does not chain on the room's talk: after a reply to speech the window let
+        in, it opens again only when she asked something (her reply ends with a question)."""
+        if follow_up and not reply.rstrip().rstrip('"\'').endswith("?"):
+            return float("-inf")
+        return self.segmenter.time_s + self.config.follow_up_s
 
     def _show_unheard(self, phrase: str) -> None:
         """What was said while she spoke with barge-in off: not answered, not stored, but shown."""
@@ -238,18 +251,6 @@ class VoiceLoop:
             if text:
                 self.stats.ignored_while_speaking.append(text)
                 self.show("ignored while speaking", text)
-
-    def _second_look(self, utterance: Utterance, phrase: str, text: str) -> WakeMatch | None:
-        """Whisper sometimes drops a leading "Hey GLaDOS" from a long utterance; the opening alone,
-        transcribed again, keeps it. The whole transcript is then the request."""
-        opening_s = self.config.wake_second_look_s
-        if opening_s <= 0 or utterance.seconds <= opening_s + 0.5:
-            return None     # short: the first transcription already saw the opening as it is
-        opening = Utterance(utterance.samples[: int(opening_s * RATE)], utterance.start_s,
-                            utterance.start_s + opening_s)
-        heard = self.stt.transcribe(opening, hotwords=phrase).text
-        found = self.wake.match(heard, phrase)
-        return WakeMatch(request=text, score=found.score) if found is not None else None
 
     def _speak_line(self, mouth: Mouth, text: str) -> None:
         try:

@@ -17,7 +17,7 @@ from .vad import Segmenter, SileroVAD, VadOptions
 from .voice import VoiceLoop
 from .wake import TranscriptWakeWord
 
-STYLES = {"listening": "dim", "heard": "cyan", "ignored": "dim", "thinking": "dim", "speaking": "magenta",
+STYLES = {"listening": "dim", "heard": "cyan", "heard (follow-up)": "cyan", "ignored": "dim", "thinking": "dim", "speaking": "magenta",
           "interrupted": "yellow", "timings": "dim", "ignored while speaking": "dim"}
 
 

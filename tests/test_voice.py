@@ -80,6 +80,27 @@ def test_after_the_follow_up_window_the_wake_word_is_needed_again(models, tmp_pa
     assert len(stats.heard) == 1 and len(stats.ignored) == 1 and ("location", "Oslo") not in facts
 
 
+def test_room_talk_after_a_request_does_not_chain_the_follow_up_window(models, tmp_path):
+    """One real request, then ten sentences of family talk: at most one reaches her, nothing the
+    room said after that is stored as the user's."""
+    llm = ScriptedLLM().enqueue("Sunny. Try not to enjoy it.")
+    stats, facts, messages, *_ = run_loop(models, tmp_path, FIXTURES / "room_talk_piper_8k.wav", llm)
+    assert "weather" in stats.heard[0]
+    room = stats.heard[1:]
+    assert len(room) <= 1, room
+    assert stats.follow_ups == room                     # what the window let in is marked as such
+    said = [m["text"] for m in messages if m["role"] == "user"]
+    assert not any("allergic to cats" in t for t in said) and ("allergy", "cats") not in facts
+    assert len(stats.ignored) + len(stats.ignored_while_speaking) >= 8
+
+
+def test_a_follow_up_question_right_after_her_answer_is_heard(models, tmp_path):
+    llm = ScriptedLLM().enqueue("Paris. Obviously.").enqueue("Madrid.")
+    stats, *_ = run_loop(models, tmp_path, FIXTURES / "follow_up_question_piper_16k.wav", llm)
+    assert len(stats.heard) == 2 and "spain" in stats.heard[1].lower()
+    assert stats.follow_ups == [stats.heard[1]]
+
+
 def test_barge_in_cuts_her_off_and_stores_what_was_said(models, tmp_path):
     llm = ScriptedLLM().enqueue(LONG_REPLY).enqueue("Fine.")
     stats, _, messages, audio, rate = run_loop(models, tmp_path, FIXTURES / "barge_in_piper_16k.wav", llm,

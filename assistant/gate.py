@@ -1,0 +1,44 @@
+"""Is it for her? One decision per utterance: transcribe (with the wake phrase as a hotword), look
+for the phrase, and when it is missing from a long utterance, transcribe its opening again (whisper
+sometimes drops a leading "Hey GLaDOS" from a long one)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .events import RATE, Transcript, Utterance
+from .stt import Transcriber
+from .wake import TranscriptWakeWord, WakeMatch
+
+
+@dataclass(frozen=True)
+class Heard:
+    transcript: Transcript
+    match: WakeMatch | None            # she was called (at the threshold); None: not for her
+    first: WakeMatch | None = None     # the closest call in the transcript, whatever the threshold
+    opening: WakeMatch | None = None   # the same in the opening heard again, when it was
+
+
+class WakeGate:
+    def __init__(self, stt: Transcriber, wake: TranscriptWakeWord, second_look_s: float = 2.0):
+        self.stt, self.wake, self.second_look_s = stt, wake, second_look_s
+
+    def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:
+        """look_again: take the second look when the phrase is missing; always: take it anyway
+        (a benchmark sweeping thresholds wants both scores)."""
+        transcript = self.stt.transcribe(utterance, hotwords=phrase)
+        text = transcript.text.strip()
+        first = self.wake.best(text, phrase) if text else None
+        match = first if first is not None and first.score >= self.wake.threshold else None
+        opening = None
+        if text and (always or (match is None and look_again)):
+            opening = self._opening(utterance, phrase)
+            if match is None and look_again and opening is not None and opening.score >= self.wake.threshold:
+                match = WakeMatch(request=text, score=opening.score)    # the whole transcript is the request
+        return Heard(transcript, match, first, opening)
+
+    def _opening(self, utterance: Utterance, phrase: str) -> WakeMatch | None:
+        if self.second_look_s <= 0 or utterance.seconds <= self.second_look_s + 0.5:
+            return None     # short: the first transcription already saw the opening as it is
+        opening = Utterance(utterance.samples[: int(self.second_look_s * RATE)], utterance.start_s,
+                            utterance.start_s + self.second_look_s)
+        return self.wake.best(self.stt.transcribe(opening, hotwords=phrase).text, phrase)
