@@ -9,6 +9,12 @@ from difflib import SequenceMatcher
 
 WORD = re.compile(r"[a-z0-9']+")
 GREETINGS = {"hey", "hi", "hello", "ok", "okay", "a", "hay", "he", "yo", "oh"}
+# Real words and names the recogniser writes for speech that sounds like "GLaDOS", and other
+# assistants' names: a phrase heard with one of these is someone else being addressed.
+NEAR_MISSES = {"glad", "glads", "gladly", "gladys", "gladis", "gladness", "gladstone", "gladiator", "gladiators",
+               "gladioli", "gladiolus", "glade", "glades", "lads", "guys", "claude", "claudia", "clyde", "glenda",
+               "google", "jarvis", "siri", "alexa", "cortana"}
+NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     # "glad os": her name, split
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,12 @@ def similarity(heard: str, wanted: str) -> float:
     return max(letters, (letters + bones) / 2)
 
 
+def _someone_else(heard: list[str], vetoed: set[str]) -> bool:
+    """A near-miss word in the span, unless the name was only split in two ("glad os")."""
+    return any(w in vetoed and not (i + 1 < len(heard) and heard[i + 1] in NAME_TAILS)
+               for i, w in enumerate(heard))
+
+
 class TranscriptWakeWord(WakeWord):
     """Looks for the phrase within the first few words, comparing spellings and consonant
     skeletons; the name alone ("glados, ...") counts too."""
@@ -60,23 +72,36 @@ class TranscriptWakeWord(WakeWord):
         if not words or not wanted:
             return None
         name = [w for w in wanted if w not in GREETINGS] or wanted
+        vetoed = NEAR_MISSES - set(wanted)
         best: tuple[float, int] = (0.0, 0)
         for start in range(min(self.search_words, len(words))):
             for length in range(1, min(len(wanted) + 3, len(words) - start) + 1):
                 heard = words[start:start + length]
                 for target in (wanted, name):
-                    score = similarity(_letters(heard), _letters(target))
-                    # The name alone must be heard well; a lone greeting word is never enough.
-                    if target is name and len(name) < len(wanted):
-                        score -= 0.05
-                    if all(w in GREETINGS for w in heard):
-                        score = 0.0
+                    score = self._score(heard, target, wanted, name, vetoed)
                     if score > best[0]:
                         best = (score, start + length)
+        original = transcript.split()
+        # Called at the end ("what time is it, GLaDOS?"): the name alone, after the request.
+        tail: tuple[float, int] = (0.0, 0)
+        if len(words) > len(name):
+            for length in range(1, len(name) + 2):
+                score = self._score(words[-length:], name, wanted, name, vetoed)
+                if score > tail[0]:
+                    tail = (score, length)
+        if tail[0] > best[0] and len(original) > tail[1]:
+            return WakeMatch(" ".join(original[:len(original) - tail[1]]).strip(" ,.!?"), tail[0])
         if best[0] <= 0:
             return None
         rest = words[best[1]:]
-        original = transcript.split()
         # Keep the request's own spelling and punctuation: drop as many words as were matched.
         request = " ".join(original[len(original) - len(rest):]) if rest else ""
         return WakeMatch(request.strip(" ,.!?"), best[0])
+
+    @staticmethod
+    def _score(heard: list[str], target: list[str], wanted: list[str], name: list[str], vetoed: set[str]) -> float:
+        if all(w in GREETINGS for w in heard) or _someone_else(heard, vetoed):
+            return 0.0      # a lone greeting is never enough; "glad", "Gladys", "hey guys" are someone else
+        score = similarity(_letters(heard), _letters(target))
+        # The name alone must be heard well.
+        return score - 0.05 if target is name and len(name) < len(wanted) else score
