@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 import regex as re
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .vectors import VectorIndex
 
 STOPWORDS = set("""a an the and or but if then so to of in on at by for with about from as is are
@@ -98,10 +100,11 @@ class _Candidate:
 
 def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
            recent_window: int = 0, settings: RecallSettings = RecallSettings(), now: str | None = None,
-           index: "VectorIndex | None" = None, query=None) -> list[Recalled]:
+           index: "VectorIndex | None" = None, query: "np.ndarray | None" = None) -> list[Recalled]:
     """The k earlier messages and notes that best match `text`, best first.
 
-    Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept.
+    Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept; at
+    most MAX_SCORED messages are scored (see scored_words).
     Meaning (when `index` and the query's vector are given): the nearest `candidates` messages by
     cosine. An item's relevance is cosine + word_weight x its relative BM25; below min_score it is
     dropped. They are ordered by relevance x decay (by kind and age), and a restatement of an item
@@ -117,7 +120,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     if words:
         _by_words(db, user, words, session, cutoff, settings.candidates, found)
     if index is not None and query is not None:
-        import numpy as np     # only with the model: words-only recall never loads numpy
+        import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
         near = dict(index.search(db, user, query, settings.candidates))
         _add_messages(db, user, [m for m in near if str(m) not in found], session, cutoff, found)
         vectors = index.vectors(db, user, [c.message_id for c in found.values() if c.message_id])
