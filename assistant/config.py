@@ -14,7 +14,7 @@ from typing import Mapping
 
 import yaml
 from platformdirs import user_config_dir, user_data_dir
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 # libyaml's safe loader when PyYAML has it (ten times faster on the commented config), else Python's
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -117,21 +117,46 @@ class SessionConfig(Strict):
     consolidate: bool = True       # at a session's end, the model proposes facts; only grounded ones are kept
 
 
+class WakeConfig(Strict):
+    engine: str = "transcript"          # the wake matcher (assistant/wake/)
+    phrase: str = Field("hey glados", min_length=2)
+    threshold: float = Field(0.78, gt=0, le=1)
+    second_look_s: float = Field(2.0, ge=0, le=10)     # re-transcribe this much of an utterance's opening; 0: off
+
+
+class STTConfig(Strict):
+    engine: str = "whisper"             # the recogniser (assistant/stt/)
+    model: str = "bundled"              # 'bundled' (tiny.en in the wheel), a path, or a model name
+    device: str = "cpu"
+    compute_type: str = "int8"
+    beam_size: int = Field(1, ge=1, le=10)
+
+
+class TTSConfig(Strict):
+    engine: str = "piper"               # the voice (assistant/tts/)
+    model: str = "bundled"              # 'bundled' (Piper joe) or a Piper .onnx path
+    config: str | None = None           # the voice's .onnx.json, when not beside the model
+    length_scale: float | None = Field(None, gt=0, le=5)
+
+
+# Flat keys of earlier config files, still read: (old key) -> (block, new key).
+_OLD_VOICE_KEYS = {
+    "wake_word": ("wake", "phrase"), "wake_threshold": ("wake", "threshold"),
+    "wake_second_look_s": ("wake", "second_look_s"),
+    "stt_model": ("stt", "model"), "stt_device": ("stt", "device"), "stt_compute_type": ("stt", "compute_type"),
+    "stt_beam_size": ("stt", "beam_size"),
+    "tts_model": ("tts", "model"), "tts_config": ("tts", "config"), "tts_length_scale": ("tts", "length_scale"),
+}
+
+
 class VoiceConfig(Strict):
-    wake_word: str = Field("hey glados", min_length=2)
-    wake_threshold: float = Field(0.78, gt=0, le=1)
+    wake: WakeConfig = WakeConfig()
+    stt: STTConfig = STTConfig()
+    tts: TTSConfig = TTSConfig()
     follow_up_s: float = Field(8.0, ge=0, le=600)
     wake_pause_s: float = Field(2.0, ge=0, le=30)
-    wake_second_look_s: float = Field(2.0, ge=0, le=10)   # re-transcribe this much of an utterance's opening; 0: off
     barge_in: bool = False
     stream_sentences: bool = True       # speak each sentence as soon as it is written
-    stt_model: str = "bundled"          # 'bundled' (tiny.en in the wheel), a path, or a model name
-    stt_device: str = "cpu"
-    stt_compute_type: str = "int8"
-    stt_beam_size: int = Field(1, ge=1, le=10)
-    tts_model: str = "bundled"          # 'bundled' (Piper joe) or a Piper .onnx path
-    tts_config: str | None = None       # the voice's .onnx.json, when not beside the model
-    tts_length_scale: float | None = Field(None, gt=0, le=5)
     vad_threshold: float = Field(0.5, gt=0, lt=1)
     end_silence_s: float = Field(0.6, gt=0, le=10)
     pre_roll_s: float = Field(0.3, ge=0, le=5)
@@ -139,6 +164,21 @@ class VoiceConfig(Strict):
     max_utterance_s: float = Field(20.0, gt=1, le=300)
     input_device: str | None = None     # sounddevice name or index; null: the system default
     output_device: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_keys(cls, data: object) -> object:
+        """voice.stt_model and the like (earlier files) go to voice.stt.model."""
+        if not isinstance(data, dict) or not set(data) & set(_OLD_VOICE_KEYS):
+            return data
+        data = dict(data)
+        for old, (block, key) in _OLD_VOICE_KEYS.items():
+            if old in data:
+                section = data.get(block)
+                section = dict(section) if isinstance(section, dict) else {}
+                section.setdefault(key, data.pop(old))
+                data[block] = section
+        return data
 
 
 class Config(Strict):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .events import RATE, Transcript, Utterance
 from .stt import Transcriber
-from .wake import TranscriptWakeWord, WakeMatch
+from .wake import WakeMatch, WakeWord
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class Heard:
 
 
 class WakeGate:
-    def __init__(self, stt: Transcriber, wake: TranscriptWakeWord, second_look_s: float = 2.0):
+    def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0):
         self.stt, self.wake, self.second_look_s = stt, wake, second_look_s
 
     def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:

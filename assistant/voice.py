@@ -22,7 +22,7 @@ from .gate import WakeGate
 from .stt import Transcriber
 from .tts import SentenceChunker, Synthesizer
 from .vad import Segmenter
-from .wake import TranscriptWakeWord
+from .wake import WakeWord
 
 Show = Callable[[str, str], None]   # (state, detail) for the terminal
 
@@ -128,7 +128,10 @@ class Mouth:
 
 class VoiceLoop:
     def __init__(self, source: AudioSource, sink: AudioSink, segmenter: Segmenter, stt: Transcriber,
-                 wake: TranscriptWakeWord, tts: Synthesizer, brain: Brain, config: VoiceConfig, show: Show | None = None):
+                 wake: WakeWord, tts: Synthesizer, brain: Brain, config: VoiceConfig, show: Show | None = None,
+                 wake_phrase: Callable[[], str] | None = None):
+        """wake_phrase: the phrase to listen for now (the user may change it by voice); default the
+        configured one."""
         self.source, self.sink, self.segmenter = source, sink, segmenter
         self.stt, self.wake, self.tts, self.brain, self.config = stt, wake, tts, brain, config
         self.show = show or (lambda state, detail: None)
@@ -137,7 +140,8 @@ class VoiceLoop:
         self.unheard: list[Utterance] = []     # said while she spoke, barge-in off
         self.follow_up_until = float("-inf")
         self.stats = VoiceStats()
-        self.gate = WakeGate(stt, wake, config.wake_second_look_s)
+        self.gate = WakeGate(stt, wake, config.wake.second_look_s)
+        self.wake_phrase = wake_phrase or (lambda: config.wake.phrase)
 
     # -- input ----------------------------------------------------------------------------------
     def next_frame(self) -> np.ndarray | None:
@@ -145,7 +149,7 @@ class VoiceLoop:
 
     def source_catch_up(self) -> None:
         """A live microphone kept recording while she thought: skip that backlog before she speaks."""
-        skipped = getattr(self.source, "catch_up", lambda: 0)()
+        skipped = self.source.catch_up()
         for _ in range(skipped):
             self.segmenter.skip(None)
 
@@ -182,11 +186,6 @@ class VoiceLoop:
             if utterance is not None:
                 return utterance
         return None
-
-    def wake_phrase(self) -> str:
-        """The user's own wake word when they set one by voice, else the configured one."""
-        said = [f.value for f in self.brain.memory.facts(self.brain.user) if f.key == "wake_word"]
-        return said[-1] if said else self.config.wake_word
 
     def handle(self, utterance: Utterance) -> None:
         t_detected = time.perf_counter()
@@ -231,7 +230,7 @@ class VoiceLoop:
         timings.first_token = self.brain.stats.timings.get("first_token_s")
         self.stats.replies.append(reply_text)
         self.stats.timings.append(timings)
-        getattr(self.sink, "end_reply", lambda: None)()
+        self.sink.end_reply()
         self.follow_up_until = self._window(follow_up, reply_text)
         self.show("timings", timings.line())
 

@@ -11,11 +11,11 @@ from .brain import Brain
 from .chat import event_line, make_llm
 from .chat import run as run_chat
 from .config import Config
-from .stt import STTError, Transcriber, WhisperTranscriber
-from .tts import PiperSynthesizer, Synthesizer, TTSError
+from .stt import STTError, Transcriber, make_transcriber
+from .tts import Synthesizer, TTSError, make_synthesizer
 from .vad import Segmenter, SileroVAD, VadOptions
 from .voice import VoiceLoop
-from .wake import TranscriptWakeWord
+from .wake import WakeError, make_wake
 
 STYLES = {"listening": "dim", "heard": "cyan", "heard (follow-up)": "cyan", "ignored": "dim", "thinking": "dim", "speaking": "magenta",
           "interrupted": "yellow", "timings": "dim", "ignored while speaking": "dim"}
@@ -27,14 +27,18 @@ def build_loop(config: Config, brain: Brain, source, sink, console: Console | No
     v = config.voice
     segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s,
                                                   v.pre_roll_s, v.max_utterance_s))
-    stt = stt or WhisperTranscriber(v.stt_model, v.stt_device, v.stt_compute_type, v.stt_beam_size)
-    tts = tts or PiperSynthesizer(v.tts_model, v.tts_config, v.tts_length_scale)
+    stt = stt or make_transcriber(v.stt)
+    tts = tts or make_synthesizer(v.tts)
 
     def show(state: str, detail: str) -> None:
         if console is not None:
             console.print(f"[{state}] {detail}".rstrip(), style=STYLES.get(state), markup=False, highlight=False,
                           soft_wrap=True)
-    return VoiceLoop(source, sink, segmenter, stt, TranscriptWakeWord(v.wake_threshold), tts, brain, v, show)
+    def wake_phrase() -> str:
+        """The user's own wake word when they set one by voice, else the configured one."""
+        said = [f.value for f in brain.memory.facts(brain.user) if f.key == "wake_word"]
+        return said[-1] if said else v.wake.phrase
+    return VoiceLoop(source, sink, segmenter, stt, make_wake(v.wake), tts, brain, v, show, wake_phrase)
 
 
 def run(args: argparse.Namespace, config: Config, user: str, console: Console, memory_factory) -> int:
@@ -69,7 +73,7 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
             if not stats.heard and stats.ignored:
                 console.print(f"[heard {len(stats.ignored)} utterance(s), none with the wake word "
                               f"{loop.wake_phrase()!r}]", style="yellow", markup=False)
-    except (STTError, TTSError) as exc:
+    except (STTError, TTSError, WakeError) as exc:
         Console(stderr=True, soft_wrap=True).print(f"glados: {exc}", markup=False)
         return 1
     finally:

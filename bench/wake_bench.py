@@ -28,8 +28,8 @@ from assistant.audio.wavfile import read_wav  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.events import RATE, Utterance  # noqa: E402
 from assistant.gate import WakeGate  # noqa: E402
-from assistant.stt import WhisperTranscriber  # noqa: E402
-from assistant.wake import TranscriptWakeWord  # noqa: E402
+from assistant.stt import make_transcriber  # noqa: E402
+from assistant.wake import make_wake  # noqa: E402
 
 THRESHOLDS = (0.70, 0.74, 0.78, 0.82, 0.86, 0.90, 0.94)
 
@@ -38,13 +38,12 @@ def score_set(folder: Path, config) -> list[dict]:
     """Every recording with its label, transcripts and the two match scores (first pass, opening)."""
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
-    gate = WakeGate(WhisperTranscriber(v.stt_model, v.stt_device, v.stt_compute_type, v.stt_beam_size),
-                    TranscriptWakeWord(v.wake_threshold), v.wake_second_look_s)
+    gate = WakeGate(make_transcriber(v.stt), make_wake(v.wake), v.wake.second_look_s)
     out = []
     for row in labels:
         samples, rate = read_wav(folder / row["file"])
         audio = resample(samples, rate, RATE)
-        heard = gate.hear(Utterance(audio, 0.0, len(audio) / RATE), v.wake_word, always=True)
+        heard = gate.hear(Utterance(audio, 0.0, len(audio) / RATE), v.wake.phrase, always=True)
         out.append({**row, "heard": heard.transcript.text.strip(),
                     "first": heard.first.score if heard.first else 0.0,
                     "opening": heard.opening.score if heard.opening else 0.0,
@@ -76,15 +75,15 @@ def main() -> None:
                         f"near misses; {len(calls)} calls)")
     for col in ("threshold", "false accepts / 100 ordinary", "near misses accepted", "calls missed"):
         table.add_column(col, justify="right")
-    for t in sorted(set(THRESHOLDS) | {config.voice.wake_threshold}):
+    for t in sorted(set(THRESHOLDS) | {config.voice.wake.threshold}):
         fa = sum(accepted(r, t) for r in ordinary)
-        mark = " (config)" if t == config.voice.wake_threshold else ""
+        mark = " (config)" if t == config.voice.wake.threshold else ""
         table.add_row(f"{t:.2f}{mark}", f"{100 * fa / len(ordinary):.1f}", f"{sum(accepted(r, t) for r in near)} of {len(near)}",
                       f"{sum(not accepted(r, t) for r in calls)} of {len(calls)}")
     console.print(table)
     gate_fa = [r for r in ordinary if r["accepted"]]
     gate_miss = [r for r in calls if not r["accepted"]]
-    console.print(f"the loop's own decision at {config.voice.wake_threshold}: {len(gate_fa)} false accepts "
+    console.print(f"the loop's own decision at {config.voice.wake.threshold}: {len(gate_fa)} false accepts "
                   f"({100 * len(gate_fa) / len(ordinary):.1f} per 100), {len(gate_miss)} of {len(calls)} calls missed "
                   "(targets: at most 1 per 100, at most 1 in 20)")
     if args.list:

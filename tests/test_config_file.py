@@ -34,3 +34,23 @@ def test_the_users_own_file_wins_and_chat_names_it(isolated_home):
     assert load_config().source == str(mine) and load_config().user == "chell"
     result = glados("chat", input="/help\n/quit\n")
     assert f"config: {mine}" in result.stdout
+
+
+def test_voice_stages_are_chosen_by_engine_and_old_flat_keys_still_work(tmp_path):
+    old = tmp_path / "old.yaml"
+    old.write_text("voice:\n  wake_word: hey jarvis\n  wake_threshold: 0.9\n  stt_model: /models/small.en\n"
+                   "  tts_length_scale: 1.2\n")
+    voice = load_config(old).voice
+    assert (voice.wake.phrase, voice.wake.threshold, voice.stt.model, voice.tts.length_scale) == \
+        ("hey jarvis", 0.9, "/models/small.en", 1.2)
+    assert (voice.stt.engine, voice.tts.engine, voice.wake.engine) == ("whisper", "piper", "transcript")
+
+    from assistant.stt import STTError, make_transcriber
+    from assistant.tts import TTSError, make_synthesizer
+    from assistant.wake import WakeError, make_wake
+    import pytest
+    for make, error, section in ((make_transcriber, STTError, voice.stt), (make_synthesizer, TTSError, voice.tts),
+                                 (make_wake, WakeError, voice.wake)):
+        with pytest.raises(error, match="unknown voice.* engine|use one of"):
+            make(section.model_copy(update={"engine": "nope"}))
+    assert make_wake(voice.wake).threshold == 0.9

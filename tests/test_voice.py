@@ -228,7 +228,8 @@ def test_a_wake_word_whisper_dropped_is_found_in_a_second_look_at_the_opening(mo
         stats = build_loop(config, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), sink,
                            stt=DropsTheWakeWord(), tts=tts).run()
         sink.close()
-        off = config.model_copy(update={"voice": config.voice.model_copy(update={"wake_second_look_s": 0})})
+        no_look = config.voice.wake.model_copy(update={"second_look_s": 0})
+        off = config.model_copy(update={"voice": config.voice.model_copy(update={"wake": no_look})})
         stats_off = build_loop(off, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), WavSink(tmp_path / "o.wav"),
                                stt=DropsTheWakeWord(), tts=tts).run()
     assert stats.heard == ["My name is Bob and I'm allergic to peanuts"] and stats.ignored == []

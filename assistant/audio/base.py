@@ -23,6 +23,11 @@ class AudioSource(ABC):
     def frames(self) -> Iterator[np.ndarray]:
         ...
 
+    def catch_up(self) -> int:
+        """Drop input that queued up while she was busy (a live microphone); returns how many
+        frames. A file has no backlog: nothing to drop."""
+        return 0
+
     def close(self) -> None:
         pass
 
@@ -39,6 +44,9 @@ class AudioSink(ABC):
     @abstractmethod
     def stop(self, played_s: float) -> None:
         """Barge-in: cut what is playing after played_s seconds of the current speech."""
+
+    def end_reply(self) -> None:
+        """One reply is over (a file leaves a gap between replies; a speaker needs nothing)."""
 
     def finish(self) -> None:
         """Block until everything started has been played."""

