@@ -7,7 +7,7 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import regex as re
+import re
 from rich.console import Console
 from rich.table import Table
 

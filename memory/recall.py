@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import regex as re
+import re   # the standard module: reading memories must not load the rules' `regex`
 
 if TYPE_CHECKING:
     import numpy as np
@@ -20,6 +20,7 @@ do does did have has had not no yes can could would should will shall may might 
 really very please tell know remember say said there here when where why how all any some
 im ive dont didnt cant wont isnt m s t d ll re ve forgotten""".split())
 MAX_TERMS = 12
+WORDS = re.compile(r"[^\W_]+")   # runs of letters and digits, in any script
 QUESTION = re.compile(r"(?i)^\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|"
                       r"will|would|should|have|has)\b|.*\?\W*$")
 MAX_SCORED = 1000         # messages BM25 scores per recall at most (see scored_words)
@@ -71,7 +72,7 @@ def log(db: sqlite3.Connection, user: str, session: str, role: str, text: str, n
 def terms(text: str) -> list[str]:
     """Content words of a query, lowercased, without stopwords, at most MAX_TERMS."""
     out: list[str] = []
-    for word in re.findall(r"[\p{L}\p{N}]+", text[:2000].casefold()):
+    for word in WORDS.findall(text[:2000].casefold()):
         if word not in STOPWORDS and len(word) > 1 and word not in out:
             out.append(word)
     return out[:MAX_TERMS]
