@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Callable, Literal
 
 from . import context as ctx
@@ -79,6 +79,7 @@ class Memory:
         self._model: "Embedder | None" = None
         self._index = None
         self._vectors: OrderedDict[str, object] = OrderedDict()   # text -> vector, the newest few
+        self._indexed: dict[str, tuple[int, int]] = {}   # user -> (every message up to this id has a vector, rows then)
 
     def close(self) -> None:
         self.db.close()
@@ -263,10 +264,18 @@ class Memory:
             return 0
         import numpy as np
         total = self._index.pending(self.db, user) if progress else 0
+        # Messages up to the watermark all have vectors, unless some were deleted since (a forget
+        # redacts messages and drops their vectors): then everything is looked at again.
+        rows = self.db.execute("SELECT rows FROM vector_counts WHERE user = ?", (user,)).fetchone()
+        rows = rows[0] if rows else 0
+        after = self._indexed.get(user, (0, 0))
+        after = after[0] if rows >= after[1] else 0
+        newest = self.db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
         done = 0
         while limit is None or done < limit:
-            batch = self._index.missing(self.db, user, 64 if limit is None else min(64, limit - done))
+            batch = self._index.missing(self.db, user, 64 if limit is None else min(64, limit - done), after)
             if not batch:
+                self._indexed[user] = (newest, rows + done)
                 break
             texts = [r["text"] for r in batch]
             known = [self._vectors.get(t.strip()) for t in texts]

@@ -88,13 +88,13 @@ class VectorIndex:
             "INSERT OR REPLACE INTO message_vectors (message_id, user, model, vector) VALUES (?, ?, ?, ?)",
             [(int(m), user, self.model, v.astype(np.float16).tobytes()) for m, v in zip(message_ids, vectors)])
 
-    def missing(self, db: sqlite3.Connection, user: str, limit: int) -> list[sqlite3.Row]:
-        """The user's own messages with no vector yet, newest first."""
+    def missing(self, db: sqlite3.Connection, user: str, limit: int, after: int = 0) -> list[sqlite3.Row]:
+        """The user's own messages newer than `after` with no vector yet, newest first."""
         return db.execute(
             """SELECT m.id, m.text FROM messages m
-               WHERE m.user = ? AND m.role = 'user'
+               WHERE m.id > ? AND +m.user = ? AND m.role = 'user'
                  AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id)
-               ORDER BY m.id DESC LIMIT ?""", (user, limit)).fetchall()
+               ORDER BY m.id DESC LIMIT ?""", (after, user, limit)).fetchall()
 
     def pending(self, db: sqlite3.Connection, user: str) -> int:
         return db.execute(
