@@ -97,6 +97,13 @@ class _Candidate:
     message_id: int | None = None
     relevance: float = 0.0        # how well it matches, before decay (min_score applies to this)
     score: float = 0.0            # relevance x decay: the order
+    _stems: frozenset[str] | None = None
+
+    def stems(self) -> frozenset[str]:
+        """Its content words, plural -s dropped (worked out once)."""
+        if self._stems is None:
+            self._stems = frozenset(w.rstrip("s") for w in terms(self.text))
+        return self._stems
 
 
 def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
@@ -235,7 +242,7 @@ def _same(a: _Candidate, b: _Candidate, vectors: dict, threshold: float) -> bool
     if va is not None and vb is not None:
         return float(va @ vb) >= threshold
     # words alone: the smaller set of content words is (nearly) inside the larger
-    ta, tb = {w.rstrip("s") for w in terms(a.text)}, {w.rstrip("s") for w in terms(b.text)}
+    ta, tb = a.stems(), b.stems()
     return min(len(ta), len(tb)) >= 2 and len(ta & tb) / min(len(ta), len(tb)) >= 0.8
 
 
