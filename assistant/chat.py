@@ -15,7 +15,7 @@ from .config import Config
 from .consolidation import Consolidation
 from .llm import LLMError, ModelMissing
 from .llm.ollama import OllamaLLM
-from .memory_cli import CLEAR_QUESTION, cleared, describe, facts_table, recall_line
+from .memory_cli import CLEAR_QUESTION, cleared, describe, facts_table, index_backlog, recall_line
 
 HELP = """commands:
   /memory               what I remember about you
@@ -226,6 +226,7 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console,
         memory_factory: Callable[[], Memory], stdin: TextIO = sys.stdin) -> int:
     interactive = stdin.isatty()
     with memory_factory() as memory:
+        index_backlog(memory, user, console)
         brain = Brain(memory, make_llm(config), config, user)
         ui = ChatUI(brain, console, input_lines(stdin, console, interactive), interactive)
         brain.on_event = ui.event

@@ -60,14 +60,26 @@ def describe(change: FactChange) -> str:
 
 
 def _index(memory: Memory, user: str, console: Console) -> int:
-    from rich.progress import Progress
     if memory.recall_mode != "words+meaning":
         raise UsageError(memory.recall_notice or "recall by meaning is off (recall.meaning: false)")
-    with Progress(console=console, transient=True) as bar:
-        task = bar.add_task("indexing messages for recall by meaning", total=None)
-        done = memory.index_pending(user, progress=lambda n, total: bar.update(task, completed=n, total=total))
+    done = index_backlog(memory, user, console, note=False)
     console.print(f"indexed {done} message(s); {memory.pending(user)} left without a vector", markup=False)
     return 0
+
+
+def index_backlog(memory: Memory, user: str, console: Console, note: bool = True) -> int:
+    """Give every message without a vector one before recall runs (after `observe` from the command
+    line or an import), with a progress bar when it takes a while. Returns how many."""
+    pending = memory.pending(user)
+    if not pending or memory.read_only:
+        return 0
+    from rich.progress import Progress
+    with Progress(console=console, transient=True, disable=pending < 50) as bar:
+        task = bar.add_task("indexing earlier messages for recall by meaning", total=pending)
+        done = memory.index_pending(user, progress=lambda n, total: bar.update(task, completed=n, total=total))
+    if note and done >= 50:
+        console.print(f"[indexed {done} earlier message(s) for recall by meaning; once]", style="dim", markup=False)
+    return done
 
 
 def recall_line(r: Recalled) -> str:
@@ -148,7 +160,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         if block:
             print(block)
     elif cmd == "recall":
-        memory.index_pending(user, limit=64)      # what `observe` just stored; `index` does a backlog
+        index_backlog(memory, user, Console(stderr=True, highlight=False, soft_wrap=True))
         found = memory.recall(user, " ".join(args.text), k=args.k)
         if args.json:
             print(json.dumps([r.__dict__ for r in found], ensure_ascii=False, indent=2))

@@ -9,6 +9,7 @@ from rich.console import Console
 from .audio import AudioError, AudioFileError, WavSink, WavSource, open_microphone, open_speaker
 from .brain import Brain
 from .chat import event_line, make_llm
+from .memory_cli import index_backlog
 from .chat import run as run_chat
 from .config import Config
 from .stt import STTError, Transcriber, make_transcriber
@@ -56,6 +57,7 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
         return no_audio(str(exc), args, config, user, console, memory_factory)
     try:
         with memory_factory() as memory:
+            index_backlog(memory, user, console)
             brain = Brain(memory, make_llm(config), config, user, on_event=print_event(console))
             problem = brain.connect()
             if problem is not None:

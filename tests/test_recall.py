@@ -217,3 +217,29 @@ def test_glados_eval_prints_the_numbers(tmp_path):
     assert sqlite3.connect(tmp_path / "e.db").execute("SELECT count(*) FROM message_vectors").fetchone()[0] > 0
     again = glados("eval", "--keep", str(tmp_path / "e.db"))
     assert again.returncode == 1 and "already exists" in again.stderr
+
+
+def test_messages_stored_from_the_command_line_are_found_by_meaning(tmp_path):
+    """A store built with `glados memory observe` (one process per message, no vectors yet) is
+    indexed by the first recall, with a note, and then found by meaning."""
+    db = tmp_path / "cli.db"
+    code = ("import sys; from memory import Memory; m = Memory(sys.argv[1], embedder=None); "
+            "[m.observe('ada', f'I need to buy a new key ring number {i}') for i in range(80)]; "
+            "m.observe('ada', \"Mum's flight lands at 6:15 on Sunday at Gatwick\"); "
+            "[m.observe('ada', f'the shed roof needs paint, coat {i}') for i in range(80)]")
+    subprocess.run([sys.executable, "-c", code, str(db)], cwd=ROOT, check=True, timeout=120)
+    out = glados("memory", "recall", "what time does my mother's plane arrive?", "--db", str(db), "--user", "ada",
+                 "-k", "1", timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "Mum's flight lands" in out.stdout
+    assert "indexed 161 earlier message(s)" in out.stderr
+    again = glados("memory", "recall", "plane arrival", "--db", str(db), "--user", "ada", timeout=120)
+    assert "indexed" not in again.stderr
+
+
+def test_glados_memory_index_says_how_many(tmp_path):
+    db = str(tmp_path / "i.db")
+    for line in ("I parked on level 4", "we ran out of teabags"):
+        assert glados("memory", "observe", line, "--db", db).returncode == 0
+    out = glados("memory", "index", "--db", db, timeout=120)
+    assert out.returncode == 0 and "indexed 2 message(s); 0 left without a vector" in out.stdout
