@@ -49,7 +49,7 @@ class RecallConfig(Strict):
     meaning: bool = True              # rank by meaning too, when the sentence model is installed
     word_weight: float = Field(0.1, ge=0, le=10)
     min_score: float = Field(0.3, ge=-1, le=10)
-    duplicate_cosine: float = Field(0.8, ge=0, le=1.01)
+    duplicate_cosine: float = Field(0.77, ge=0, le=1.01)
     question_weight: float = Field(0.7, ge=0, le=1)
     half_life_days: dict[str, float | None] = HALF_LIVES
 

@@ -24,7 +24,9 @@ WORDS = re.compile(r"[^\W_]+")   # runs of letters and digits, in any script
 QUESTION = re.compile(r"(?i)^\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|"
                       r"will|would|should|have|has)\b|.*\?\W*$")
 MAX_SCORED = 1000         # messages BM25 scores per recall at most (see scored_words)
-UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
+UNINDEXED_MEANING = 0.5
+REPEAT = 0.9              # this close, with the same numbers, an item is the same thing said again
+NUMBER = re.compile(r"\d+")   # the cosine assumed for the best word match that has no vector
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,7 @@ class RecallSettings:
     candidates: int = 30           # per list: best by words (BM25, whole history) and nearest by meaning
     word_weight: float = 0.1       # a full word match adds this to the cosine (a paraphrase has none)
     min_score: float = 0.3         # below this an item is not recalled at all
-    duplicate_cosine: float = 0.8   # an item this close to one already chosen is a restatement: skipped
+    duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
     # Days for an item's weight to halve, by kind; None: never fades.
     half_life_days: dict[str, float | None] = field(default_factory=lambda: {
@@ -115,8 +117,10 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     most MAX_SCORED messages are scored (see scored_words).
     Meaning (when `index` and the query's vector are given): the nearest `candidates` messages by
     cosine. An item's relevance is cosine + word_weight x its relative BM25; below min_score it is
-    dropped. They are ordered by relevance x decay (by kind and age), and a restatement of an item
-    already chosen is skipped.
+    dropped. They are ordered by relevance x decay (by kind and age; of two alike, the newer first).
+    An item within duplicate_cosine of one already chosen may restate it: it comes only after every
+    other relevant item, one per chosen item, so a fact said four times never fills the list; one
+    said again nearly word for word (REPEAT, the same numbers) not at all.
     Never returned: another user's items, the current session's newest `recent_window` messages
     (already in the prompt), and messages whose facts have all been superseded or retracted."""
     words = terms(text)
@@ -146,13 +150,23 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             base *= settings.question_weight      # an earlier question is a poor answer to a new one
         c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
     chosen: list[_Candidate] = []
-    for c in sorted(found.values(), key=lambda c: -c.score):
+    later: dict[int, _Candidate] = {}    # one restatement per chosen item, used only if room is left
+    # best first; of two scoring alike (within 0.01), the newer first
+    newest_first = sorted(found.values(), key=lambda c: c.created_at, reverse=True)
+    for c in sorted(newest_first, key=lambda c: -round(c.score, 2)):
         if len(chosen) == k:
             break
         if c.relevance < (settings.min_score if query is not None else 0.0):
             continue     # too far from the query, however recent
-        if not any(_same(c, o, vectors, settings.duplicate_cosine) for o in chosen):
+        near = [(_closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
+        closest, anchor = max(near, default=(0.0, -1))
+        if closest >= REPEAT and _numbers(c) == _numbers(chosen[anchor]):
+            continue     # said again in nearly the same words: the first one is enough
+        if closest >= settings.duplicate_cosine:
+            later.setdefault(anchor, c)    # alike but perhaps not the same ("my sister/brother lives in Leeds")
+        else:
             chosen.append(c)
+    chosen += sorted(later.values(), key=lambda c: -c.score)[:k - len(chosen)]
     return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4)) for c in chosen]
 
 
@@ -234,16 +248,20 @@ def _decay(c: _Candidate, now: datetime | None, half_lives: dict[str, float | No
     return 0.5 ** (age_days / half_life)
 
 
-def _same(a: _Candidate, b: _Candidate, vectors: dict, threshold: float) -> bool:
-    """A restatement: the same words, or (with vectors) nearly the same meaning."""
+def _closeness(a: _Candidate, b: _Candidate, vectors: dict) -> float:
+    """How nearly a restates b: their cosine, or without vectors the share of the smaller set of
+    content words found in the larger (1.0 for a note and the message it came from)."""
     if a.message_id is not None and a.message_id == b.message_id:
-        return True                     # a note and the message it came from
+        return 1.0
     va, vb = vectors.get(a.message_id), vectors.get(b.message_id)
     if va is not None and vb is not None:
-        return float(va @ vb) >= threshold
-    # words alone: the smaller set of content words is (nearly) inside the larger
+        return float(va @ vb)
     ta, tb = a.stems(), b.stems()
-    return min(len(ta), len(tb)) >= 2 and len(ta & tb) / min(len(ta), len(tb)) >= 0.8
+    return len(ta & tb) / min(len(ta), len(tb)) if min(len(ta), len(tb)) >= 2 else 0.0
+
+
+def _numbers(c: _Candidate) -> frozenset[str]:
+    return frozenset(NUMBER.findall(c.text))
 
 
 def _parse_time(stamp: str) -> datetime:

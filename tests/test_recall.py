@@ -203,7 +203,7 @@ def test_eval_floor(evaluation):
     assert r.recall_at_4["superseded"] >= 0.75
     assert r.mrr >= 0.75
     assert r.violations == []                        # no superseded, forgotten or other users' items
-    assert r.restated_filling <= 1
+    assert r.most_of_one_fact <= 2                   # a fact said four times never fills the top 4
     assert r.degraded == 0.0
     assert r.prompt_tokens < 1000
     assert r.queries >= 50 and r.messages >= 2000
@@ -243,3 +243,12 @@ def test_glados_memory_index_says_how_many(tmp_path):
         assert glados("memory", "observe", line, "--db", db).returncode == 0
     out = glados("memory", "index", "--db", db, timeout=120)
     assert out.returncode == 0 and "indexed 2 message(s); 0 left without a vector" in out.stdout
+
+
+def test_alike_but_different_things_are_both_kept_and_the_newer_comes_first(meaning, clock):
+    say(meaning, "ada", "my sister lives in Leeds", "my brother lives in Leeds", "I parked on level 2",
+        clock=clock, step=timedelta(days=3))
+    say(meaning, "ada", "I parked on level 4", clock=clock)
+    assert set(texts(meaning.recall("ada", "who lives in Leeds?", k=4))) >= \
+        {"my sister lives in Leeds", "my brother lives in Leeds"}
+    assert texts(meaning.recall("ada", "where did I park?", k=4))[0] == "I parked on level 4"
