@@ -263,7 +263,7 @@ class Memory:
         if model is None or self.read_only:
             return 0
         import numpy as np
-        total = self._index.pending(self.db, user) if progress else 0
+        total = self.pending(user) if progress else 0
         # Messages up to the watermark all have vectors, unless some were deleted since (a forget
         # redacts messages and drops their vectors): then everything is looked at again.
         rows = self.db.execute("SELECT rows FROM vector_counts WHERE user = ?", (user,)).fetchone()
@@ -308,8 +308,14 @@ class Memory:
         return self._vector(text) if text.strip() else None
 
     def pending(self, user: str) -> int:
-        """How many of the user's messages have no vector yet (0 without a model)."""
-        return self._index.pending(self.db, user) if self._load_model() is not None else 0
+        """How many of the user's messages have no vector yet (0 when recall by meaning is off).
+        Plain SQL: the model is not loaded to answer."""
+        if self._embedder_choice is None and self._model is None:
+            return 0
+        return self.db.execute(
+            """SELECT count(*) FROM messages m WHERE m.user = ? AND m.role = 'user'
+                 AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id)""",
+            (user,)).fetchone()[0]
 
     def _vector(self, text: str):
         """The text's vector (cached for the few newest texts), or None without a model."""

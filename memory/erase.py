@@ -13,7 +13,7 @@ STORES: dict[str, str] = {
     "facts_fts": "follows facts (triggers on delete and update)",
     "messages": "a forgotten fact's source message is deleted; the value is redacted from every other message",
     "messages_fts": "follows messages (triggers on delete and update)",
-    "message_vectors": "a deleted or redacted message's vector is deleted (triggers), and erased here explicitly",
+    "message_vectors": "a deleted or redacted message's vector is deleted (triggers); clearing a user deletes them",
     "vector_counts": "per-user counts of message_vectors, kept by its triggers; dropped with the user",
     "summaries": "the value is redacted; clearing a user deletes them",
 }
@@ -22,11 +22,9 @@ NOT_USER_DATA = {"migrations", "sqlite_sequence"}
 
 def erase_facts(db: sqlite3.Connection, user: str, facts: list[F.Fact]) -> list[F.FactChange]:
     """Forget facts everywhere: their rows, the messages they came from, every copy of their values
-    (messages, sources, notes, summaries) and the vectors of every message that held them."""
-    touched = _messages_holding(db, user, {f.value for f in facts})
-    changes = F.forget(db, user, facts)
-    db.executemany("DELETE FROM message_vectors WHERE message_id = ? AND user = ?", [(m, user) for m in touched])
-    return changes
+    (messages, sources, notes, summaries), and so, by the triggers of store.py, the word index entries
+    and the vectors of every message deleted or redacted."""
+    return F.forget(db, user, facts)
 
 
 def erase_user(db: sqlite3.Connection, user: str) -> dict[str, int]:
@@ -35,12 +33,3 @@ def erase_user(db: sqlite3.Connection, user: str) -> dict[str, int]:
               for table in ("facts", "message_vectors", "messages", "summaries")}
     db.execute("DELETE FROM vector_counts WHERE user = ?", (user,))
     return counts
-
-
-def _messages_holding(db: sqlite3.Connection, user: str, values: set[str]) -> set[int]:
-    out: set[int] = set()
-    for value in values:
-        if len(value.strip()) >= 2:
-            out |= {r[0] for r in db.execute("SELECT id FROM messages WHERE user = ? AND text LIKE ?",
-                                             (user, f"%{value.strip()}%"))}
-    return out

@@ -96,12 +96,6 @@ class VectorIndex:
                  AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id)
                ORDER BY m.id DESC LIMIT ?""", (after, user, limit)).fetchall()
 
-    def pending(self, db: sqlite3.Connection, user: str) -> int:
-        return db.execute(
-            """SELECT count(*) FROM messages m WHERE m.user = ? AND m.role = 'user'
-                 AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id)""",
-            (user,)).fetchone()[0]
-
     def search(self, db: sqlite3.Connection, user: str, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
         """(message id, cosine) of the `limit` nearest messages, best first. A large matrix is first
         scanned in its principal directions (a quarter of the width), and the best few times
