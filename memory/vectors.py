@@ -98,7 +98,7 @@ class VectorIndex:
 
     def search(self, db: sqlite3.Connection, user: str, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
         """(message id, cosine) of the `limit` nearest messages, best first. A large matrix is first
-        scanned in its principal directions (a quarter of the width), and the best few times
+        scanned in its REDUCED_DIM principal directions, and the best SHORTLIST times
         `limit` are then scored exactly."""
         held = self._sync(db, user)
         if not held.rows:
@@ -113,15 +113,6 @@ class VectorIndex:
         top = np.argpartition(-sims, limit)[:limit] if limit < len(sims) else np.arange(len(sims))
         top = top[np.argsort(-sims[top])]
         return [(int(held.ids[i]), float(sims[i])) for i in top]
-
-    def similarity(self, db: sqlite3.Connection, user: str, query: np.ndarray,
-                   message_ids: list[int]) -> dict[int, float]:
-        """Cosine of the query with each given message that has a vector."""
-        found = self.vectors(db, user, message_ids)
-        if not found:
-            return {}
-        sims = np.stack(list(found.values())) @ query
-        return dict(zip(found, sims.tolist()))
 
     def vectors(self, db: sqlite3.Connection, user: str, message_ids: list[int]) -> dict[int, np.ndarray]:
         """The vector of each given message that has one."""
