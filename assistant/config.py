@@ -8,16 +8,18 @@ An invalid value is reported with its key and what is allowed.
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Annotated, Mapping
 
-import yaml
-from platformdirs import user_config_dir, user_data_dir
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 
-# libyaml's safe loader when PyYAML has it (ten times faster on the commented config), else Python's
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    from pydantic import Field      # named in the annotations; _validate imports it where they are resolved
+
 SHIPPED_CONFIG = Path(__file__).resolve().with_name("config.yaml")   # package data: every key, commented
 
 
@@ -25,19 +27,23 @@ class ConfigError(Exception):
     """The config file or an environment override is invalid; the message names the key."""
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+# The sections are plain frozen dataclasses: building them costs nothing at start-up. pydantic checks
+# them (the Field(...) constraints in the annotations, unknown keys refused) only when a file or an
+# override is read, in _validate; a start with unchanged inputs skips even that (the snapshot).
+STRICT = {"extra": "forbid"}
 
 
-class MemoryConfig(Strict):
-    max_facts: int = Field(10, ge=0, le=1000)
-    max_summaries: int = Field(3, ge=0, le=100)
-    context_tokens: int = Field(400, ge=0, le=100_000)
-    max_value_chars: int = Field(200, ge=10, le=10_000)
-    recall_k: int = Field(3, ge=0, le=50)
-    recall_candidates: int = Field(30, ge=1, le=10_000)
-    recent_window: int = Field(12, ge=0, le=10_000)
-    busy_timeout_ms: int = Field(5000, ge=0, le=600_000)
+@dataclass(frozen=True)
+class MemoryConfig:
+    __pydantic_config__ = STRICT
+    max_facts: Annotated[int, Field(ge=0, le=1000)] = 10
+    max_summaries: Annotated[int, Field(ge=0, le=100)] = 3
+    context_tokens: Annotated[int, Field(ge=0, le=100_000)] = 400
+    max_value_chars: Annotated[int, Field(ge=10, le=10_000)] = 200
+    recall_k: Annotated[int, Field(ge=0, le=50)] = 3
+    recall_candidates: Annotated[int, Field(ge=1, le=10_000)] = 30
+    recent_window: Annotated[int, Field(ge=0, le=10_000)] = 12
+    busy_timeout_ms: Annotated[int, Field(ge=0, le=600_000)] = 5000
 
 
 HALF_LIVES: dict[str, float | None] = {
@@ -45,42 +51,49 @@ HALF_LIVES: dict[str, float | None] = {
     "other": None, "reply": None}
 
 
-class RecallConfig(Strict):
+@dataclass(frozen=True)
+class RecallConfig:
+    __pydantic_config__ = STRICT
     meaning: bool = True              # rank by meaning too, when the sentence model is installed
-    word_weight: float = Field(0.1, ge=0, le=10)
-    min_score: float = Field(0.3, ge=-1, le=10)
-    duplicate_cosine: float = Field(0.77, ge=0, le=1.01)
-    question_weight: float = Field(0.7, ge=0, le=1)
-    half_life_days: dict[str, float | None] = HALF_LIVES
+    word_weight: Annotated[float, Field(ge=0, le=10)] = 0.1
+    min_score: Annotated[float, Field(ge=-1, le=10)] = 0.3
+    duplicate_cosine: Annotated[float, Field(ge=0, le=1.01)] = 0.77
+    question_weight: Annotated[float, Field(ge=0, le=1)] = 0.7
+    half_life_days: dict[str, float | None] = field(default_factory=lambda: dict(HALF_LIVES))
 
-    @field_validator("half_life_days")
-    @classmethod
-    def _kinds(cls, value: dict[str, float | None]) -> dict[str, float | None]:
+    def __post_init__(self) -> None:
         from memory.kinds import KINDS
+        value = self.half_life_days
         unknown = set(value) - set(KINDS) - {"note"}
         if unknown:
-            raise ValueError(f"unknown kind(s) {', '.join(sorted(unknown))}; use {', '.join(KINDS)}, note")
+            raise ValueError(f"half_life_days: unknown kind(s) {', '.join(sorted(unknown))}; use {', '.join(KINDS)}, note")
         if any(v is not None and v <= 0 for v in value.values()):
-            raise ValueError("a half-life is a number of days above 0, or null for never")
-        return {**HALF_LIVES, **value}     # a kind left out keeps its default
+            raise ValueError("half_life_days: a half-life is a number of days above 0, or null for never")
+        object.__setattr__(self, "half_life_days", {**HALF_LIVES, **value})   # a kind left out keeps its default
 
 
-class LLMConfig(Strict):
+@dataclass(frozen=True)
+class LLMConfig:
+    __pydantic_config__ = STRICT
     host: str = "http://127.0.0.1:11434"
-    model: str = Field("llama3.2", min_length=1)
-    connect_timeout_s: float = Field(3.0, gt=0, le=600)
-    first_token_timeout_s: float = Field(120.0, gt=0, le=3600)
-    between_tokens_timeout_s: float = Field(30.0, gt=0, le=3600)
-    temperature: float = Field(0.8, ge=0, le=2)
+    model: Annotated[str, Field(min_length=1)] = "llama3.2"
+    connect_timeout_s: Annotated[float, Field(gt=0, le=600)] = 3.0
+    first_token_timeout_s: Annotated[float, Field(gt=0, le=3600)] = 120.0
+    between_tokens_timeout_s: Annotated[float, Field(gt=0, le=3600)] = 30.0
+    temperature: Annotated[float, Field(ge=0, le=2)] = 0.8
     tools: bool = True
 
 
-class Example(Strict):
+@dataclass(frozen=True)
+class Example:
+    __pydantic_config__ = STRICT
     user: str
     assistant: str
 
 
-class Lines(Strict):
+@dataclass(frozen=True)
+class Lines:
+    __pydantic_config__ = STRICT
     """What she says when the answer comes from memory, not the model. {what}, {date}, {source} are filled in."""
     offline: str = "My language core is offline. Start Ollama and try again."
     remembered: str = "Noted: {what}."
@@ -97,46 +110,58 @@ class Lines(Strict):
     answer_unknown: str = "You never told me {what}."    # ... and nothing is known: {what} = the question's words
 
 
-class PersonaConfig(Strict):
+@dataclass(frozen=True)
+class PersonaConfig:
+    __pydantic_config__ = STRICT
     system_prompt: str = "You are GLaDOS, the sardonic AI from Aperture Science. Answer briefly."
-    examples: list[Example] = []
-    lines: Lines = Lines()
+    examples: list[Example] = field(default_factory=list)
+    lines: Lines = field(default_factory=Lines)
 
 
-class BudgetConfig(Strict):
-    system: int = Field(600, ge=50)
-    memory: int = Field(400, ge=0)
-    recall: int = Field(200, ge=0)
-    history: int = Field(1500, ge=0)
-    reply: int = Field(400, ge=16)
+@dataclass(frozen=True)
+class BudgetConfig:
+    __pydantic_config__ = STRICT
+    system: Annotated[int, Field(ge=50)] = 600
+    memory: Annotated[int, Field(ge=0)] = 400
+    recall: Annotated[int, Field(ge=0)] = 200
+    history: Annotated[int, Field(ge=0)] = 1500
+    reply: Annotated[int, Field(ge=16)] = 400
 
 
-class SessionConfig(Strict):
-    idle_timeout_min: float = Field(30.0, gt=0)
-    summary_max_words: int = Field(80, ge=10, le=1000)
+@dataclass(frozen=True)
+class SessionConfig:
+    __pydantic_config__ = STRICT
+    idle_timeout_min: Annotated[float, Field(gt=0)] = 30.0
+    summary_max_words: Annotated[int, Field(ge=10, le=1000)] = 80
     consolidate: bool = True       # at a session's end, the model proposes facts; only grounded ones are kept
 
 
-class WakeConfig(Strict):
+@dataclass(frozen=True)
+class WakeConfig:
+    __pydantic_config__ = STRICT
     engine: str = "transcript"          # the wake matcher (assistant/wake/)
-    phrase: str = Field("hey glados", min_length=2)
-    threshold: float = Field(0.78, gt=0, le=1)
-    second_look_s: float = Field(2.0, ge=0, le=10)     # re-transcribe this much of an utterance's opening; 0: off
+    phrase: Annotated[str, Field(min_length=2)] = "hey glados"
+    threshold: Annotated[float, Field(gt=0, le=1)] = 0.78
+    second_look_s: Annotated[float, Field(ge=0, le=10)] = 2.0     # re-transcribe this much of an utterance's opening; 0: off
 
 
-class STTConfig(Strict):
+@dataclass(frozen=True)
+class STTConfig:
+    __pydantic_config__ = STRICT
     engine: str = "whisper"             # the recogniser (assistant/stt/)
     model: str = "bundled"              # 'bundled' (tiny.en in the wheel), a path, or a model name
     device: str = "cpu"
     compute_type: str = "int8"
-    beam_size: int = Field(1, ge=1, le=10)
+    beam_size: Annotated[int, Field(ge=1, le=10)] = 1
 
 
-class TTSConfig(Strict):
+@dataclass(frozen=True)
+class TTSConfig:
+    __pydantic_config__ = STRICT
     engine: str = "piper"               # the voice (assistant/tts/)
     model: str = "bundled"              # 'bundled' (Piper joe) or a Piper .onnx path
     config: str | None = None           # the voice's .onnx.json, when not beside the model
-    length_scale: float | None = Field(None, gt=0, le=5)
+    length_scale: Annotated[float, Field(gt=0, le=5)] | None = None
 
 
 # Flat keys of earlier config files, still read: (old key) -> (block, new key).
@@ -149,49 +174,38 @@ _OLD_VOICE_KEYS = {
 }
 
 
-class VoiceConfig(Strict):
-    wake: WakeConfig = WakeConfig()
-    stt: STTConfig = STTConfig()
-    tts: TTSConfig = TTSConfig()
-    follow_up_s: float = Field(8.0, ge=0, le=600)
-    wake_pause_s: float = Field(2.0, ge=0, le=30)
+@dataclass(frozen=True)
+class VoiceConfig:
+    __pydantic_config__ = STRICT
+    wake: WakeConfig = field(default_factory=WakeConfig)
+    stt: STTConfig = field(default_factory=STTConfig)
+    tts: TTSConfig = field(default_factory=TTSConfig)
+    follow_up_s: Annotated[float, Field(ge=0, le=600)] = 8.0
+    wake_pause_s: Annotated[float, Field(ge=0, le=30)] = 2.0
     barge_in: bool = False
     stream_sentences: bool = True       # speak each sentence as soon as it is written
-    vad_threshold: float = Field(0.5, gt=0, lt=1)
-    end_silence_s: float = Field(0.6, gt=0, le=10)
-    pre_roll_s: float = Field(0.3, ge=0, le=5)
-    min_speech_s: float = Field(0.1, ge=0, le=10)
-    max_utterance_s: float = Field(20.0, gt=1, le=300)
+    vad_threshold: Annotated[float, Field(gt=0, lt=1)] = 0.5
+    end_silence_s: Annotated[float, Field(gt=0, le=10)] = 0.6
+    pre_roll_s: Annotated[float, Field(ge=0, le=5)] = 0.3
+    min_speech_s: Annotated[float, Field(ge=0, le=10)] = 0.1
+    max_utterance_s: Annotated[float, Field(gt=1, le=300)] = 20.0
     input_device: str | None = None     # sounddevice name or index; null: the system default
     output_device: str | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _old_keys(cls, data: object) -> object:
-        """voice.stt_model and the like (earlier files) go to voice.stt.model."""
-        if not isinstance(data, dict) or not set(data) & set(_OLD_VOICE_KEYS):
-            return data
-        data = dict(data)
-        for old, (block, key) in _OLD_VOICE_KEYS.items():
-            if old in data:
-                section = data.get(block)
-                section = dict(section) if isinstance(section, dict) else {}
-                section.setdefault(key, data.pop(old))
-                data[block] = section
-        return data
 
-
-class Config(Strict):
-    _source: Path | None = PrivateAttr(None)     # the file these values came from
-    user: str = Field("default", min_length=1, max_length=100)
+@dataclass(frozen=True)
+class Config:
+    __pydantic_config__ = STRICT
+    user: Annotated[str, Field(min_length=1, max_length=100)] = "default"
     database: Path | None = None
-    memory: MemoryConfig = MemoryConfig()
-    recall: RecallConfig = RecallConfig()
-    llm: LLMConfig = LLMConfig()
-    persona: PersonaConfig = PersonaConfig()
-    budget: BudgetConfig = BudgetConfig()
-    session: SessionConfig = SessionConfig()
-    voice: VoiceConfig = VoiceConfig()
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
+    recall: RecallConfig = field(default_factory=RecallConfig)
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    persona: PersonaConfig = field(default_factory=PersonaConfig)
+    budget: BudgetConfig = field(default_factory=BudgetConfig)
+    session: SessionConfig = field(default_factory=SessionConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
+    _source: Path | None = field(default=None, init=False, repr=False, compare=False)   # the file these came from
 
     @property
     def source(self) -> str:
@@ -238,33 +252,123 @@ def config_file(path: str | Path | None = None, env: Mapping[str, str] = os.envi
 
 
 def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.environ) -> Config:
-    """Defaults, then the file, then the environment; raises ConfigError naming the bad key."""
+    """Defaults, then the file, then the environment; raises ConfigError naming the bad key.
+
+    A validated config is kept as a snapshot in the user's cache folder, keyed by the file's bytes,
+    the overrides and this module; the next start with the same inputs rebuilds it without parsing
+    YAML or building validators (a third of `glados memory list`'s start-up)."""
     path, named = config_file(path, env)
-    data: dict = {}
+    raw: bytes | None = None
     if path is not None and path.exists():
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path} is not valid YAML ({_one_line(exc)}); fix the file or unset GLADOS_CONFIG") from exc
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise ConfigError(f"cannot read {path} ({exc.strerror}); fix its permissions or unset GLADOS_CONFIG") from exc
     elif named:
         raise ConfigError(f"config file {path} does not exist; fix GLADOS_CONFIG or --config")
     else:
         path = None
-    for name, keys in ENV_OVERRIDES.items():
-        if env.get(name):
-            target = data
-            for key in keys[:-1]:
-                target = target.setdefault(key, {}) if isinstance(target.get(key, {}), dict) else {}
-            target[keys[-1]] = env[name]
+    overrides = {name: env[name] for name in ENV_OVERRIDES if env.get(name)}
+    key = _snapshot_key(path, raw, overrides)
+    config = _from_snapshot(key)
+    if config is None:
+        config = _validate(path, raw, overrides)
+        _save_snapshot(key, config)
+    object.__setattr__(config, "_source", path)
+    return config
+
+
+def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]) -> Config:
+    data: dict = {}
+    if raw is not None:
+        import yaml
+        # libyaml's safe loader when PyYAML has it (ten times faster on the commented config)
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        try:
+            data = yaml.load(raw.decode("utf-8"), Loader=loader) or {}
+        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path} is not valid YAML ({_one_line(exc)}); fix the file or unset GLADOS_CONFIG") from exc
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
+    if isinstance(data.get("voice"), dict):
+        data["voice"] = _old_voice_keys(data["voice"])
+    for name, value in overrides.items():
+        keys = ENV_OVERRIDES[name]
+        target = data
+        for key in keys[:-1]:
+            target = target.setdefault(key, {}) if isinstance(target.get(key, {}), dict) else {}
+        target[keys[-1]] = value
+    from pydantic import Field, TypeAdapter, ValidationError
+    globals()["Field"] = Field         # the annotations name it; pydantic resolves them in this module
     try:
-        config = Config.model_validate(data)
+        return TypeAdapter(Config).validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        env_name = next((n for n, k in ENV_OVERRIDES.items() if ".".join(k) == where and env.get(n)), None)
+        env_name = next((n for n in overrides if ".".join(ENV_OVERRIDES[n]) == where), None)
         origin = f" (from {env_name})" if env_name else f" in {path}"
-        raise ConfigError(f"config key '{where}'{origin}: {first['msg']} (got {first.get('input')!r})") from exc
-    config._source = path
-    return config
+        if first["type"] in ("unexpected_keyword_argument", "extra_forbidden"):
+            raise ConfigError(f"unknown config key '{where}'{origin}; see the shipped {SHIPPED_CONFIG.name} for the keys") from exc
+        what = first["msg"].removeprefix("Value error, ")
+        raise ConfigError(f"config key '{where}'{origin}: {what} (got {first.get('input')!r})") from exc
+
+
+def _old_voice_keys(voice: dict) -> dict:
+    """voice.stt_model and the like (earlier files) go to voice.stt.model."""
+    voice = dict(voice)
+    for old, (block, key) in _OLD_VOICE_KEYS.items():
+        if old in voice:
+            section = voice.get(block)
+            section = dict(section) if isinstance(section, dict) else {}
+            section.setdefault(key, voice.pop(old))
+            voice[block] = section
+    return voice
+
+
+# --- the snapshot: a validated config, rebuilt without validation when nothing it came from changed
+
+def snapshot_file() -> Path:
+    return Path(user_cache_dir("glados", appauthor=False)) / "config-snapshot.pickle"
+
+
+def _snapshot_key(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]) -> bytes:
+    code = Path(__file__).stat()
+    digest = hashlib.sha256(f"{code.st_mtime_ns}:{code.st_size}:{path}:{sorted(overrides.items())}".encode())
+    digest.update(raw or b"")
+    return digest.digest()
+
+
+class _SnapshotReader(pickle.Unpickler):
+    """Loads this module's sections and paths, nothing else: a snapshot cannot name other code."""
+
+    def find_class(self, module: str, name: str) -> type:
+        if (module == __name__ and isinstance(globals().get(name), type)) or \
+                (module == "pathlib" and name in ("Path", "PosixPath", "WindowsPath")):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of a config")
+
+
+def _from_snapshot(key: bytes) -> Config | None:
+    try:
+        with open(snapshot_file(), "rb") as saved:
+            if saved.read(len(key)) != key:
+                return None
+            config = _SnapshotReader(saved).load()
+        return config if isinstance(config, Config) else None
+    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):
+        return None                         # missing, torn or from an older layout: validate again
+
+
+def _save_snapshot(key: bytes, config: Config) -> None:
+    """Best effort and private (it may hold a host name); a read-only home only costs speed."""
+    target = snapshot_file()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temp = target.with_name(f".{target.name}.{os.getpid()}")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key)
+            pickle.dump(config, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, target)
+    except (OSError, pickle.PicklingError):
+        pass

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 
 from rich.console import Console
 
@@ -44,7 +45,7 @@ def build_loop(config: Config, brain: Brain, source, sink, console: Console | No
 
 def run(args: argparse.Namespace, config: Config, user: str, console: Console, memory_factory) -> int:
     if getattr(args, "barge_in", None) is not None:
-        config = config.model_copy(update={"voice": config.voice.model_copy(update={"barge_in": True})})
+        config = replace(config, voice=replace(config.voice, barge_in=True))
     source = sink = None
     try:
         source = WavSource(args.input) if getattr(args, "input", None) else open_microphone(config.voice.input_device)

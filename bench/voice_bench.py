@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
@@ -64,7 +65,7 @@ class SteadyLLM(LLM):
 
 def run(fixture: Path, stt, tts, streaming: bool, tmp: Path):
     config = load_config()
-    config = config.model_copy(update={"voice": config.voice.model_copy(update={"stream_sentences": streaming})})
+    config = replace(config, voice=replace(config.voice, stream_sentences=streaming))
     with Memory(tmp / f"{fixture.stem}-{streaming}.db") as mem:
         brain = Brain(mem, SteadyLLM(), config, "bench")
         brain.connect()

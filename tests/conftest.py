@@ -22,6 +22,7 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("GLADOS_DB", str(tmp_path / "memory.db"))
     for name in ("GLADOS_CONFIG", "GLADOS_USER", "OLLAMA_HOST", "OLLAMA_MODEL", "MEMORY_WINDOW"):
         monkeypatch.delenv(name, raising=False)

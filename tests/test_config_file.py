@@ -3,8 +3,11 @@ wins over them, and chat says which one it read."""
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 
-from assistant.config import SHIPPED_CONFIG, load_config
+import pytest
+
+from assistant.config import SHIPPED_CONFIG, ConfigError, load_config
 from tests.conftest import ROOT, glados
 
 
@@ -48,9 +51,51 @@ def test_voice_stages_are_chosen_by_engine_and_old_flat_keys_still_work(tmp_path
     from assistant.stt import STTError, make_transcriber
     from assistant.tts import TTSError, make_synthesizer
     from assistant.wake import WakeError, make_wake
-    import pytest
     for make, error, section in ((make_transcriber, STTError, voice.stt), (make_synthesizer, TTSError, voice.tts),
                                  (make_wake, WakeError, voice.wake)):
         with pytest.raises(error, match="unknown voice.* engine|use one of"):
-            make(section.model_copy(update={"engine": "nope"}))
+            make(replace(section, engine="nope"))
     assert make_wake(voice.wake).threshold == 0.9
+
+
+def test_a_start_with_unchanged_inputs_reuses_the_validated_snapshot_and_any_change_is_seen(tmp_path, monkeypatch):
+    import assistant.config as cfg
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("user: chell\nmemory:\n  max_facts: 7\n")
+    first = load_config(mine)
+    assert cfg.snapshot_file().stat().st_mode & 0o077 == 0            # private, like the database
+
+    def no_validation(*args):
+        raise AssertionError("validated again though nothing changed")
+    with monkeypatch.context() as m:
+        m.setattr(cfg, "_validate", no_validation)
+        again = load_config(mine)
+    assert again == first and again.source == str(mine) and again.memory.max_facts == 7
+    assert again.recall.half_life_days == first.recall.half_life_days and again.database_path() == first.database_path()
+
+    mine.write_text("user: chell\nmemory:\n  max_facts: 8\n")           # same size, new value
+    assert load_config(mine).memory.max_facts == 8
+    monkeypatch.setenv("GLADOS_USER", "wheatley")
+    assert load_config(mine).user == "wheatley"
+    mine.write_text("memory:\n  max_facts: -1\n")                          # an invalid file is never served stale
+    with pytest.raises(ConfigError, match="memory.max_facts"):
+        load_config(mine)
+
+
+def test_a_snapshot_that_names_other_code_is_refused_not_run(tmp_path):
+    import pickle
+
+    import assistant.config as cfg
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("user: chell\n")
+    load_config(mine)
+    key = cfg.snapshot_file().read_bytes()[:32]
+    marker = tmp_path / "ran"
+
+    class Hostile:
+        def __reduce__(self):
+            return (shutil.copy, (str(mine), str(marker)))
+    cfg.snapshot_file().write_bytes(key + pickle.dumps(Hostile()))
+    assert load_config(mine).user == "chell" and not marker.exists()
+    cfg.snapshot_file().write_bytes(key + b"torn")
+    assert load_config(mine).user == "chell"

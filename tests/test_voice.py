@@ -1,6 +1,8 @@
 """The voice loop end to end on recorded WAVs: real VAD, real tiny.en, real Piper."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -27,7 +29,7 @@ def models():
 
 def run_loop(models, tmp_path, wav, llm, *, user="u", db=None, **voice):
     config = load_config()
-    config = config.model_copy(update={"voice": config.voice.model_copy(update=voice)})
+    config = replace(config, voice=replace(config.voice, **voice))
     stt, tts = models
     out = tmp_path / "out.wav"
     with Memory(db or tmp_path / "m.db") as mem:
@@ -228,8 +230,8 @@ def test_a_wake_word_whisper_dropped_is_found_in_a_second_look_at_the_opening(mo
         stats = build_loop(config, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), sink,
                            stt=DropsTheWakeWord(), tts=tts).run()
         sink.close()
-        no_look = config.voice.wake.model_copy(update={"second_look_s": 0})
-        off = config.model_copy(update={"voice": config.voice.model_copy(update={"wake": no_look})})
+        no_look = replace(config.voice.wake, second_look_s=0)
+        off = replace(config, voice=replace(config.voice, wake=no_look))
         stats_off = build_loop(off, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), WavSink(tmp_path / "o.wav"),
                                stt=DropsTheWakeWord(), tts=tts).run()
     assert stats.heard == ["My name is Bob and I'm allergic to peanuts"] and stats.ignored == []
