@@ -63,7 +63,13 @@ def _index(memory: Memory, user: str, console: Console) -> int:
     if memory.recall_mode != "words+meaning":
         raise UsageError(memory.recall_notice or "recall by meaning is off (recall.meaning: false)")
     done = index_backlog(memory, user, console, note=False)
-    console.print(f"indexed {done} message(s); {memory.pending(user)} left without a vector", markup=False)
+    from rich.progress import Progress
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("working out which messages sound like many others", total=None)
+        filled, _left = memory.fill_crowding(user, everything=True,
+                                             progress=lambda n, total: bar.update(task, completed=n, total=total))
+    console.print(f"indexed {done} message(s); {memory.pending(user)} left without a vector"
+                  + (f"; crowding worked out for {filled} earlier one(s)" if filled else ""), markup=False)
     return 0
 
 

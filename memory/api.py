@@ -286,7 +286,17 @@ class Memory:
             done += len(batch)
             if progress:
                 progress(done, max(total, done))
+        self.fill_crowding(user)          # what a database from before crowding lacks, a bounded share per call
         return done
+
+    def fill_crowding(self, user: str, everything: bool = False,
+                      progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+        """Neighbour lists (crowding, see vectors) for vectors stored without one: about a quarter
+        second's worth, or `everything`. Returns (done, still missing)."""
+        if self._load_model() is None or self.read_only:
+            return 0, 0
+        with transaction(self.db):
+            return self._index.fill_neighbours(self.db, user, everything, progress)
 
     def _load_model(self) -> "Embedder | None":
         if self._model is None and self._embedder_choice is not None:

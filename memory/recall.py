@@ -49,6 +49,7 @@ class RecallSettings:
     min_score: float = 0.3         # below this an item is not recalled at all
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
+    crowding_weight: float = 0.5    # a message that sounds like many others loses this x its crowding (see vectors)
     # Days for an item's weight to halve, by kind; None: never fades.
     half_life_days: dict[str, float | None] = field(default_factory=lambda: {
         "health": None, "identity": None, "note": None, "likes": 90.0, "project": 90.0, "state": 7.0,
@@ -116,8 +117,9 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept; at
     most MAX_SCORED messages are scored (see scored_words).
     Meaning (when `index` and the query's vector are given): the nearest `candidates` messages by
-    cosine. An item's relevance is cosine + word_weight x its relative BM25; below min_score it is
-    dropped. They are ordered by relevance x decay (by kind and age; of two alike, the newer first).
+    cosine less crowding_weight x crowding (how much a message sounds like many of the user's
+    others; see vectors). An item's relevance is that + word_weight x its relative BM25; below
+    min_score it is dropped. They are ordered by relevance x decay (by kind and age; of two alike, the newer first).
     An item within duplicate_cosine of one already chosen may restate it: it comes only after every
     other relevant item, one per chosen item, so a fact said four times never fills the list; one
     said again nearly word for word (REPEAT, the same numbers) not at all.
@@ -133,13 +135,16 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         _by_words(db, user, words, session, cutoff, settings.candidates, found)
     if index is not None and query is not None:
         import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
-        near = dict(index.search(db, user, query, settings.candidates))
+        near = dict(index.search(db, user, query, settings.candidates, settings.crowding_weight))
         _add_messages(db, user, [m for m in near if str(m) not in found], session, cutoff, found)
-        vectors = index.vectors(db, user, [c.message_id for c in found.values() if c.message_id])
+        held = [c.message_id for c in found.values() if c.message_id]
+        vectors = index.vectors(db, user, held)
         if vectors:
+            crowding = index.crowding(db, user, held) if settings.crowding_weight else {}
             cosines = dict(zip(vectors, (np.stack(list(vectors.values())) @ query).tolist()))
             for c in found.values():
-                c.meaning = cosines.get(c.message_id) if c.message_id else None
+                if c.message_id in cosines:
+                    c.meaning = cosines[c.message_id] - settings.crowding_weight * crowding.get(c.message_id, 0.0)
     moment = _parse_time(now) if now else None
     for c in found.values():
         if query is None:

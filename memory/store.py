@@ -189,12 +189,20 @@ END;
 """
 
 
+_M005_CROWDING = """
+-- The cosines of each message's nearest neighbours among the same user's messages (NEIGHBOURS
+-- float16s, kept up to date as messages arrive): how much it sounds like everyday chatter.
+ALTER TABLE message_vectors ADD COLUMN neighbours BLOB;
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
     ("002_interrupted", _M002_INTERRUPTED),
     ("003_origin", _M003_ORIGIN),
     ("004_recall", _M004_RECALL),
+    ("005_crowding", _M005_CROWDING),
 ]
 
 

@@ -4,10 +4,18 @@ The matrix is kept in step with the table cheaply: `vector_counts` (kept by trig
 rows a user has and the newest seq. New rows (seq above ours) are read incrementally; a count that
 does not add up (a forget, a redaction, another process) reloads the user's rows. So a deleted
 message's vector never outlives its row, whichever process deleted it.
+
+Crowding: each row also keeps the cosines of its NEIGHBOURS nearest among the user's other
+messages, updated as messages arrive. Their mean says how much a message sounds like many others
+("I paid the agent back for the X", said forty times); centred on the user's mean, it is what
+recall subtracts from a cosine (crowding_weight), a local scaling (CSLS, Conneau et al. 2018) that
+keeps everyday chatter from crowding out the one message that answers a question in other words.
+The lists are similarities only (no ids, no text); a deleted neighbour's cosine may stay in them.
 """
 from __future__ import annotations
 
 import sqlite3
+from typing import Callable
 
 import numpy as np
 
@@ -16,6 +24,8 @@ from .embed import DIM
 REDUCE_FROM = 20_000   # from this many vectors, scan a reduced copy first (50k x 384 floats: ~3 ms a scan)
 REDUCED_DIM = 64       # its width: the principal directions of the user's own vectors
 SHORTLIST = 4          # candidates kept from the reduced scan, per result wanted, scored exactly
+NEIGHBOURS = 10        # crowding: the mean cosine of a message's this many nearest
+FILL_BUDGET = 2e9      # multiply-adds one call of fill_neighbours may spend (about a quarter second)
 
 
 class _UserVectors:
@@ -30,6 +40,8 @@ class _UserVectors:
         self._matrix = np.zeros((0, DIM), np.float32)
         self.basis: np.ndarray | None = None       # (384, REDUCED_DIM), orthonormal columns
         self._reduced = np.zeros((0, REDUCED_DIM), np.float32)
+        self._near = np.zeros((0, NEIGHBOURS), np.float32)   # NaN rows: not worked out yet
+        self._crowding: np.ndarray | None = None
 
     @property
     def ids(self) -> np.ndarray:
@@ -43,15 +55,33 @@ class _UserVectors:
     def reduced(self) -> np.ndarray | None:
         return self._reduced[:self.n] if self.basis is not None else None
 
-    def replace(self, ids: np.ndarray, matrix: np.ndarray) -> None:
-        self._ids, self._matrix, self.n = ids, matrix, len(ids)
+    @property
+    def near(self) -> np.ndarray:
+        return self._near[:self.n]
+
+    def crowding(self) -> np.ndarray:
+        """Each row's mean neighbour cosine minus the user's mean (0 where not worked out yet)."""
+        if self._crowding is None:
+            mean = self.near.mean(axis=1)
+            known = ~np.isnan(mean)
+            centre = float(mean[known].mean()) if known.any() else 0.0
+            self._crowding = np.where(known, mean - centre, 0.0).astype(np.float32)
+        return self._crowding
+
+    def set_near(self, rows: np.ndarray, lists: np.ndarray) -> None:
+        self._near[rows] = lists
+        self._crowding = None
+
+    def replace(self, ids: np.ndarray, matrix: np.ndarray, near: np.ndarray) -> None:
+        self._ids, self._matrix, self._near, self.n = ids, matrix, near, len(ids)
+        self._crowding = None
         self.basis = None
         if self.n >= REDUCE_FROM:
             sample = matrix[np.random.default_rng(0).choice(self.n, min(self.n, 4096), replace=False)]
             self.basis = np.ascontiguousarray(np.linalg.svd(sample, full_matrices=False)[2][:REDUCED_DIM].T)
             self._reduced = np.ascontiguousarray(matrix @ self.basis)
 
-    def append(self, ids: np.ndarray, matrix: np.ndarray) -> bool:
+    def append(self, ids: np.ndarray, matrix: np.ndarray, near: np.ndarray) -> bool:
         """Add rows with ids above every held one; False (nothing changed) when they are not."""
         if len(ids) and self.n and ids[0] <= self._ids[self.n - 1]:
             return False
@@ -62,16 +92,20 @@ class _UserVectors:
             grown = np.empty((size, DIM), np.float32)
             grown[:self.n] = self.matrix
             self._matrix = grown
+            lists = np.empty((size, NEIGHBOURS), np.float32)
+            lists[:self.n] = self.near
+            self._near = lists
             if self.basis is not None:
                 small = np.empty((size, REDUCED_DIM), np.float32)
                 small[:self.n] = self._reduced[:self.n]
                 self._reduced = small
-        self._ids[self.n:end], self._matrix[self.n:end] = ids, matrix
+        self._ids[self.n:end], self._matrix[self.n:end], self._near[self.n:end] = ids, matrix, near
         if self.basis is not None:
             self._reduced[self.n:end] = matrix @ self.basis
         self.n = end
+        self._crowding = None
         if self.basis is None and self.n >= REDUCE_FROM:
-            self.replace(self.ids.copy(), self.matrix.copy())
+            self.replace(self.ids.copy(), self.matrix.copy(), self.near.copy())
         return True
 
 
@@ -83,10 +117,56 @@ class VectorIndex:
         self._users: dict[str, _UserVectors] = {}
 
     def add(self, db: sqlite3.Connection, user: str, message_ids: list[int], vectors: np.ndarray) -> None:
-        """Store vectors for messages (inside the caller's transaction); the scan sees them next sync."""
+        """Store vectors for messages (inside the caller's transaction) with their neighbour lists,
+        and fold them into the lists of the messages they are near; the scan sees them next sync."""
+        held = self._sync(db, user)
+        new = np.asarray(vectors, np.float32)
+        cross = held.matrix @ new.T                          # (held, new)
+        among = new @ new.T
+        np.fill_diagonal(among, 0.0)
+        lists = _nearest(np.concatenate([cross.T, among], axis=1))
         db.executemany(
-            "INSERT OR REPLACE INTO message_vectors (message_id, user, model, vector) VALUES (?, ?, ?, ?)",
-            [(int(m), user, self.model, v.astype(np.float16).tobytes()) for m, v in zip(message_ids, vectors)])
+            "INSERT OR REPLACE INTO message_vectors (message_id, user, model, vector, neighbours) VALUES (?, ?, ?, ?, ?)",
+            [(int(m), user, self.model, v.astype(np.float16).tobytes(), _blob(near))
+             for m, v, near in zip(message_ids, new, lists)])
+        known = np.flatnonzero(~np.isnan(held.near[:, 0]))
+        if len(known):
+            before = held.near[known]
+            after = _nearest(np.concatenate([before, cross[known]], axis=1))
+            moved = np.abs(after.sum(axis=1) - before.sum(axis=1)) > 1e-4
+            rows, after = known[moved], after[moved]
+            db.executemany("UPDATE message_vectors SET neighbours = ? WHERE message_id = ?",
+                           [(_blob(near), int(held.ids[r])) for r, near in zip(rows, after)])
+            held.set_near(rows, _round(after))
+
+    def fill_neighbours(self, db: sqlite3.Connection, user: str, everything: bool = False,
+                        progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+        """Work out the lists of rows stored without one (a database from before crowding), within
+        FILL_BUDGET unless `everything`; returns (done, still missing)."""
+        held = self._sync(db, user)
+        todo = np.flatnonzero(np.isnan(held.near[:, 0]))
+        if not len(todo):
+            return 0, 0
+        take = len(todo) if everything else max(1, int(FILL_BUDGET // max(1, held.n * DIM)))
+        rows = todo[:take]
+        for start in range(0, len(rows), 256):
+            part = rows[start:start + 256]
+            sims = held.matrix[part] @ held.matrix.T
+            sims[np.arange(len(part)), part] = 0.0           # not its own neighbour
+            lists = _nearest(sims)
+            db.executemany("UPDATE message_vectors SET neighbours = ? WHERE message_id = ?",
+                           [(_blob(near), int(held.ids[r])) for r, near in zip(part, lists)])
+            held.set_near(part, _round(lists))
+            if progress:
+                progress(start + len(part), len(rows))
+        return len(rows), len(todo) - len(rows)
+
+    def crowding(self, db: sqlite3.Connection, user: str, message_ids: list[int]) -> dict[int, float]:
+        """How much each given message sounds like the user's others, centred (see the module)."""
+        held = self._sync(db, user)
+        rows = self._rows(held, message_ids)
+        crowd = held.crowding()
+        return {m: float(crowd[i]) for m, i in rows.items()}
 
     def missing(self, db: sqlite3.Connection, user: str, limit: int, after: int = 0) -> list[sqlite3.Row]:
         """The user's own messages newer than `after` with no vector yet, newest first."""
@@ -96,20 +176,22 @@ class VectorIndex:
                  AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id)
                ORDER BY m.id DESC LIMIT ?""", (after, user, limit)).fetchall()
 
-    def search(self, db: sqlite3.Connection, user: str, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
-        """(message id, cosine) of the `limit` nearest messages, best first. A large matrix is first
-        scanned in its REDUCED_DIM principal directions, and the best SHORTLIST times
-        `limit` are then scored exactly."""
+    def search(self, db: sqlite3.Connection, user: str, query: np.ndarray, limit: int,
+               crowding_weight: float = 0.0) -> list[tuple[int, float]]:
+        """(message id, cosine less crowding_weight x crowding) of the `limit` best messages, best
+        first. A large matrix is first scanned in its REDUCED_DIM principal directions, and the best
+        SHORTLIST times `limit` are then scored exactly."""
         held = self._sync(db, user)
         if not held.rows:
             return []
+        crowd = held.crowding() * crowding_weight if crowding_weight else 0.0
         if held.reduced is not None and limit * SHORTLIST < held.rows:
-            rough = held.reduced @ (held.basis.T @ query)
+            rough = held.reduced @ (held.basis.T @ query) - crowd
             short = np.argpartition(-rough, limit * SHORTLIST)[:limit * SHORTLIST]
-            sims = held.matrix[short] @ query
+            sims = held.matrix[short] @ query - (crowd[short] if crowding_weight else 0.0)
             best = np.argsort(-sims)[:limit]
             return [(int(held.ids[short[i]]), float(sims[i])) for i in best]
-        sims = held.matrix @ query
+        sims = held.matrix @ query - crowd
         top = np.argpartition(-sims, limit)[:limit] if limit < len(sims) else np.arange(len(sims))
         top = top[np.argsort(-sims[top])]
         return [(int(held.ids[i]), float(sims[i])) for i in top]
@@ -117,13 +199,17 @@ class VectorIndex:
     def vectors(self, db: sqlite3.Connection, user: str, message_ids: list[int]) -> dict[int, np.ndarray]:
         """The vector of each given message that has one."""
         held = self._sync(db, user)
+        return {m: held.matrix[i] for m, i in self._rows(held, message_ids).items()}
+
+    @staticmethod
+    def _rows(held: _UserVectors, message_ids: list[int]) -> dict[int, int]:
+        """Where each given message that has a vector is held."""
         if not held.n or not message_ids:
             return {}
-        ids, matrix = held.ids, held.matrix
         wanted = np.asarray(message_ids, np.int64)
-        where = np.minimum(np.searchsorted(ids, wanted), held.n - 1)
-        hit = ids[where] == wanted
-        return {int(m): matrix[i] for m, i in zip(wanted[hit], where[hit])}
+        where = np.minimum(np.searchsorted(held.ids, wanted), held.n - 1)
+        hit = held.ids[where] == wanted
+        return {int(m): int(i) for m, i in zip(wanted[hit], where[hit])}
 
     def _sync(self, db: sqlite3.Connection, user: str) -> _UserVectors:
         row = db.execute("SELECT rows, newest FROM vector_counts WHERE user = ?", (user,)).fetchone()
@@ -132,19 +218,38 @@ class VectorIndex:
         if (rows, newest) == (held.rows, held.newest):
             return held
         if newest > held.newest and held.n:
-            ids, matrix = self._load(db, user, after=held.newest)
-            if held.n + len(ids) == rows and held.append(ids, matrix):
+            ids, matrix, near = self._load(db, user, after=held.newest)
+            if held.n + len(ids) == rows and held.append(ids, matrix, near):
                 held.rows, held.newest = rows, newest
                 return held
         held.replace(*self._load(db, user, after=0))     # a deletion, or another process's changes
         held.rows, held.newest = rows, newest
         return held
 
-    def _load(self, db: sqlite3.Connection, user: str, after: int) -> tuple[np.ndarray, np.ndarray]:
-        found = db.execute("SELECT message_id, vector FROM message_vectors WHERE user = ? AND seq > ? "
+    def _load(self, db: sqlite3.Connection, user: str, after: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        found = db.execute("SELECT message_id, vector, neighbours FROM message_vectors WHERE user = ? AND seq > ? "
                            "ORDER BY message_id", (user, after)).fetchall()
         if not found:
-            return np.zeros(0, np.int64), np.zeros((0, DIM), np.float32)
+            return np.zeros(0, np.int64), np.zeros((0, DIM), np.float32), np.zeros((0, NEIGHBOURS), np.float32)
         ids = np.fromiter((r[0] for r in found), np.int64, len(found))
         matrix = np.frombuffer(b"".join(r[1] for r in found), np.float16).reshape(len(found), DIM)
-        return ids, matrix.astype(np.float32)
+        unknown = _blob(np.full(NEIGHBOURS, np.nan, np.float32))
+        near = np.frombuffer(b"".join(r[2] or unknown for r in found), np.float16).reshape(len(found), NEIGHBOURS)
+        return ids, matrix.astype(np.float32), near.astype(np.float32)
+
+
+def _nearest(sims: np.ndarray) -> np.ndarray:
+    """Each row's NEIGHBOURS largest cosines (unordered), below 0 counted as 0, missing as 0."""
+    if sims.shape[1] < NEIGHBOURS:
+        sims = np.concatenate([sims, np.zeros((len(sims), NEIGHBOURS - sims.shape[1]), np.float32)], axis=1)
+    top = -np.partition(-sims, NEIGHBOURS - 1, axis=1)[:, :NEIGHBOURS]
+    return np.clip(top, 0.0, None).astype(np.float32)
+
+
+def _blob(near: np.ndarray) -> bytes:
+    return near.astype(np.float16).tobytes()
+
+
+def _round(near: np.ndarray) -> np.ndarray:
+    """As stored (float16), so what is held and what a reload reads agree."""
+    return near.astype(np.float16).astype(np.float32)

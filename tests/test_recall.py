@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import timedelta
 
+import numpy as np
 import pytest
 
 from memory import Memory
@@ -199,9 +200,9 @@ def test_eval_floor(evaluation):
     makes recall worse fails here."""
     r = evaluation
     assert r.recall_at_4["words"] >= 0.95
-    assert r.recall_at_4["meaning"] >= 0.7          # the issue's target is 0.85: not reached yet
+    assert r.recall_at_4["meaning"] >= 0.85         # 0.767 before crowding (recall.crowding_weight)
     assert r.recall_at_4["superseded"] >= 0.75
-    assert r.mrr >= 0.75
+    assert r.mrr >= 0.8
     assert r.violations == []                        # no superseded, forgotten or other users' items
     assert r.most_of_one_fact <= 2                   # a fact said four times never fills the top 4
     assert r.degraded == 0.0
@@ -252,3 +253,48 @@ def test_alike_but_different_things_are_both_kept_and_the_newer_comes_first(mean
     assert set(texts(meaning.recall("ada", "who lives in Leeds?", k=4))) >= \
         {"my sister lives in Leeds", "my brother lives in Leeds"}
     assert texts(meaning.recall("ada", "where did I park?", k=4))[0] == "I parked on level 4"
+
+
+def _stored_lists(memory: Memory, user: str) -> tuple[list[int], np.ndarray, np.ndarray]:
+    rows = memory.db.execute("SELECT message_id, vector, neighbours FROM message_vectors WHERE user = ? "
+                             "ORDER BY message_id", (user,)).fetchall()
+    vectors = np.stack([np.frombuffer(r["vector"], np.float16).astype(np.float32) for r in rows])
+    lists = np.stack([np.sort(np.frombuffer(r["neighbours"], np.float16).astype(np.float32))[::-1]
+                      if r["neighbours"] else np.full(10, np.nan, np.float32) for r in rows])
+    return [r["message_id"] for r in rows], vectors, lists
+
+
+def _brute_force(vectors: np.ndarray) -> np.ndarray:
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, 0.0)
+    padded = np.concatenate([sims, np.zeros((len(sims), 10))], axis=1)
+    return np.clip(-np.sort(-padded, axis=1)[:, :10], 0, None)
+
+
+def test_crowding_lists_stay_exact_as_messages_arrive_in_any_order_and_an_old_database_gets_them(meaning, clock):
+    """Each message's nearest-neighbour cosines (what crowding is made of) equal a full computation
+    over the user's messages, whether they were indexed one per turn or as a backlog; a database
+    from before crowding gets them a bounded share at a time, or all at once from `memory index`."""
+    lines = [f"I paid the agent back for the {thing}" for thing in ("bike", "lamp", "kettle", "rug", "clock")]
+    lines += ["I lent my ladder to Priya next door", "my passport expires next March", "we ran out of teabags"]
+    lines += [f"the {thing} needs fixing before the holiday" for thing in ("gate", "shed", "tap", "fence")]
+    for i, line in enumerate(lines * 2):
+        meaning.observe("ada", f"{line} {i}" if i >= len(lines) else line, session="s")
+        if i % 3 == 0:
+            meaning.index_pending("ada", limit=2)     # newest first, a few at a time, like turns
+    meaning.index_pending("ada")
+    ids, vectors, lists = _stored_lists(meaning, "ada")
+    assert len(ids) == 2 * len(lines)
+    assert abs(lists - _brute_force(vectors)).max() < 2e-3
+
+    meaning.db.execute("UPDATE message_vectors SET neighbours = NULL")     # as migration 005 leaves them
+    with Memory(meaning.db.path, clock=clock) as fresh:
+        import memory.vectors as V
+        budget, V.FILL_BUDGET = V.FILL_BUDGET, 5 * len(ids) * 384          # five rows a call
+        try:
+            fresh.index_pending("ada")
+            assert sum(np.isnan(_stored_lists(fresh, "ada")[2][:, 0])) == len(ids) - 5
+        finally:
+            V.FILL_BUDGET = budget
+        assert fresh.fill_crowding("ada", everything=True) == (len(ids) - 5, 0)
+        assert abs(_stored_lists(fresh, "ada")[2] - _brute_force(vectors)).max() < 2e-3
