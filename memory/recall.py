@@ -23,7 +23,7 @@ MAX_TERMS = 12
 WORDS = re.compile(r"[^\W_]+")   # runs of letters and digits, in any script
 QUESTION = re.compile(r"(?i)^\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|"
                       r"will|would|should|have|has)\b|.*\?\W*$")
-MAX_SCORED = 1000         # messages BM25 scores per recall at most (see scored_words)
+MAX_SCORED = 500          # messages BM25 scores per recall at most (see scored_words)
 UNINDEXED_MEANING = 0.5
 REPEAT = 0.9              # this close, with the same numbers, an item is the same thing said again
 NUMBER = re.compile(r"\d+")   # the cosine assumed for the best word match that has no vector
