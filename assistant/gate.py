@@ -1,8 +1,13 @@
 """Is it for her? One decision per utterance: transcribe (with the wake phrase as a hotword), look
 for the phrase, and when it is missing from a long utterance, transcribe its opening again (whisper
-sometimes drops a leading "Hey GLaDOS" from a long one)."""
+sometimes drops a leading "Hey GLaDOS" from a long one).
+
+The hotword makes whisper write "glados" for "Gladys" and "Gladis" too. So the utterance is also
+transcribed without it (the plain check, at the same time when the recogniser allows), and a call
+whose plain transcript names someone else where her name would be is not for her."""
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .events import RATE, Transcript, Utterance
@@ -16,17 +21,21 @@ class Heard:
     match: WakeMatch | None            # she was called (at the threshold); None: not for her
     first: WakeMatch | None = None     # the closest call in the transcript, whatever the threshold
     opening: WakeMatch | None = None   # the same in the opening heard again, when it was
+    plain: str | None = None           # heard without the hotword (the plain check), when it ran
+    vetoed: bool = False               # called by the words, but the plain transcript named someone else
 
 
 class WakeGate:
-    def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0):
-        self.stt, self.wake, self.second_look_s = stt, wake, second_look_s
+    def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0, plain_check: bool = True):
+        self.stt, self.wake, self.second_look_s, self.plain_check = stt, wake, second_look_s, plain_check
+        self._plain = ThreadPoolExecutor(1, thread_name_prefix="plain-stt") if plain_check and stt.concurrent else None
 
     def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:
-        """look_again: take the second look when the phrase is missing; always: take it anyway
-        (a benchmark sweeping thresholds wants both scores)."""
+        """look_again: take the second look when the phrase is missing; always: take it (and the
+        plain check) anyway (a benchmark sweeping thresholds wants every score)."""
         if self.wake.acoustic:
             return self._hear_acoustic(utterance)
+        plain: Future | None = self._plain.submit(self.stt.transcribe, utterance) if self._plain else None
         transcript = self.stt.transcribe(utterance, hotwords=phrase)
         text = transcript.text.strip()
         first = self.wake.best(text, phrase) if text else None
@@ -36,7 +45,13 @@ class WakeGate:
             opening = self._opening(utterance, phrase)
             if match is None and look_again and opening is not None and opening.score >= self.wake.threshold:
                 match = WakeMatch(request=text, score=opening.score)    # the whole transcript is the request
-        return Heard(transcript, match, first, opening)
+        heard_plain = None
+        if plain is not None:
+            heard_plain = plain.result().text.strip()
+        elif self.plain_check and (match is not None or always):
+            heard_plain = self.stt.transcribe(utterance).text.strip()
+        vetoed = match is not None and heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
+        return Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed)
 
     def _hear_acoustic(self, utterance: Utterance) -> Heard:
         """The engine hears the phrase in the audio; the words after it are the request."""

@@ -140,7 +140,7 @@ class VoiceLoop:
         self.unheard: list[Utterance] = []     # said while she spoke, barge-in off
         self.follow_up_until = float("-inf")
         self.stats = VoiceStats()
-        self.gate = WakeGate(stt, wake, config.wake.second_look_s)
+        self.gate = WakeGate(stt, wake, config.wake.second_look_s, config.wake.plain_check)
         self.wake_phrase = wake_phrase or (lambda: config.wake.phrase)
 
     # -- input ----------------------------------------------------------------------------------

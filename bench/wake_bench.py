@@ -8,7 +8,8 @@ The set (tests/fixtures/wake_sentences.py: 106 household sentences, 25 of them n
 into DIR (default bench/.wakeset) when it is not there yet: Piper at three rates and two pitches,
 and espeak-ng's voices when installed. Each recording goes through the voice loop's own gate
 (assistant/gate.py): tiny.en with the wake phrase as hotword, the transcript matcher, and the
-second look at the opening. The configured threshold is marked.
+second look at the opening, and the plain check (the same audio without the hotword: a call that
+then names someone else, "hey Gladys", is not hers). The configured threshold is marked.
 """
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def score_set(folder: Path, config) -> list[dict]:
     """Every recording with its label, transcripts and the two match scores (first pass, opening)."""
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
-    gate = WakeGate(make_transcriber(v.stt), make_wake(v.wake), v.wake.second_look_s)
+    wake = make_wake(v.wake)
+    gate = WakeGate(make_transcriber(v.stt), wake, v.wake.second_look_s, v.wake.plain_check)
     out = []
     for row in labels:
         samples, rate = read_wav(folder / row["file"])
@@ -47,12 +49,13 @@ def score_set(folder: Path, config) -> list[dict]:
         out.append({**row, "heard": heard.transcript.text.strip(),
                     "first": heard.first.score if heard.first else 0.0,
                     "opening": heard.opening.score if heard.opening else 0.0,
+                    "plain": heard.plain or "", "someone_else": bool(heard.plain) and wake.someone_else(heard.plain, v.wake.phrase),
                     "accepted": heard.match is not None})
     return out
 
 
 def accepted(row: dict, threshold: float) -> bool:
-    return row["first"] >= threshold or row["opening"] >= threshold
+    return (row["first"] >= threshold or row["opening"] >= threshold) and not row["someone_else"]
 
 
 def main() -> None:
@@ -89,7 +92,7 @@ def main() -> None:
     if args.list:
         for r in gate_fa:
             console.print(f"false accept [{r['voice']}] {r['text']!r} heard {r['heard']!r} "
-                          f"({r['first']:.2f}/{r['opening']:.2f})", markup=False)
+                          f"({r['first']:.2f}/{r['opening']:.2f}; plain: {r['plain']!r})", markup=False)
         for r in gate_miss:
             console.print(f"miss [{r['voice']}] {r['text']!r} heard {r['heard']!r} "
                           f"({r['first']:.2f}/{r['opening']:.2f})", markup=False)

@@ -83,3 +83,42 @@ def test_the_acoustic_engine_hears_its_own_phrase_in_audio_and_the_transcript_gi
     assert "jarvis" not in heard.match.request.lower()
     talk = audio("Did you remember to feed the cat?")
     assert gate.hear(Utterance(talk, 0.0, len(talk) / RATE), "hey glados").match is None
+
+
+class _Hears:
+    """A recogniser that writes her name when told to expect it, and what was said otherwise."""
+    concurrent = False
+
+    def __init__(self, with_hotword: str, plain: str):
+        self.with_hotword, self.plain, self.calls = with_hotword, plain, []
+
+    def transcribe(self, utterance, hotwords=None):
+        from assistant.events import Transcript
+        self.calls.append(hotwords)
+        return Transcript(self.with_hotword if hotwords else self.plain, utterance, 0.1)
+
+
+def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_called():
+    import numpy as np
+
+    from assistant.events import Utterance
+    from assistant.gate import WakeGate
+
+    wake = TranscriptWakeWord()
+    speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
+    gladys = WakeGate(_Hears("hey glados are you coming to dinner", "Hey Gladys, are you coming to dinner?"), wake)
+    heard = gladys.hear(speech, "hey glados")
+    assert heard.first.score >= wake.threshold and heard.match is None and heard.vetoed
+    her = WakeGate(_Hears("hey glados what time is it", "Hey glottos, what time is it?"), wake)
+    assert her.hear(speech, "hey glados").match.request == "what time is it"
+    quiet = _Hears("did you feed the cat", "did you feed the cat")
+    assert WakeGate(quiet, wake).hear(speech, "hey glados").match is None
+    assert None not in quiet.calls                   # nothing to check when nobody called her: one pass
+    off = WakeGate(_Hears("hey glados are you coming", "Hey Gladys, are you coming?"), wake, plain_check=False)
+    assert off.hear(speech, "hey glados").match is not None
+    for plain, phrase, other in (("hey Gladis can you pass the salt", "hey glados", True),
+                                 ("what's on my calendar, Jarvis", "hey glados", True),
+                                 ("hey Jarvis, lights on", "hey jarvis", False),
+                                 ("Gladys is coming round later and then we eat", "hey glados", True),
+                                 ("hey GLaDOS, remind me to call Gladys", "hey glados", False)):
+        assert wake.someone_else(plain, phrase) is other, plain

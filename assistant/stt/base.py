@@ -11,6 +11,8 @@ class STTError(Exception):
 
 
 class Transcriber(ABC):
+    concurrent: bool = False    # transcribe may run in two threads at once (the wake gate's plain check)
+
     @abstractmethod
     def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
         ...

@@ -19,13 +19,15 @@ def bundled_model_path() -> str:
 
 class WhisperTranscriber(Transcriber):
     """faster-whisper, fully offline by default. `model`: 'bundled', a local path, or a model name."""
+    concurrent = True
 
     def __init__(self, model: str = "bundled", device: str = "cpu", compute_type: str = "int8",
                  beam_size: int = 1, language: str = "en"):
         from faster_whisper import WhisperModel
         path = bundled_model_path() if model == "bundled" else model
         try:
-            self.model = WhisperModel(path, device=device, compute_type=compute_type)
+            # two workers: the wake gate transcribes with and without the hotword at once
+            self.model = WhisperModel(path, device=device, compute_type=compute_type, num_workers=2)
         except Exception as exc:  # noqa: BLE001 - ctranslate2 raises plain RuntimeError/ValueError
             raise STTError(f"cannot load the speech model {path!r} ({exc}); check voice.stt.model") from exc
         self.beam_size, self.language = beam_size, language

@@ -22,6 +22,10 @@ class WakeWord(ABC):
     threshold: float
     acoustic: bool = False
 
+    def someone_else(self, plain: str, phrase: str) -> bool:
+        """Whether a transcript made without the hotword shows the call was for someone else."""
+        return False
+
     def listen(self, samples: "np.ndarray") -> float:
         """How surely 16 kHz mono audio holds the wake phrase, 0 to 1 (acoustic engines only)."""
         raise NotImplementedError(f"{type(self).__name__} decides from the transcript")

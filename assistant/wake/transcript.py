@@ -15,6 +15,10 @@ NEAR_MISSES = {"glad", "glads", "gladly", "gladys", "gladis", "gladness", "glads
                "gladioli", "gladiolus", "glade", "glades", "lads", "guys", "claude", "claudia", "clyde", "glenda",
                "google", "jarvis", "siri", "alexa", "cortana"}
 NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     # "glad os": her name, split
+# Other people and assistants: heard without the hotword where her name would be, the hotword's
+# "glados" was whisper's guess, not what was said ("hey Gladys" -> "hey glados" with the hotword).
+OTHER_NAMES = {"gladys", "gladis", "gladstone", "claude", "claudia", "clyde", "glenda", "google", "jarvis", "siri",
+               "alexa", "cortana"}
 
 
 def _letters(words: list[str]) -> str:
@@ -81,6 +85,15 @@ class TranscriptWakeWord(WakeWord):
         # Keep the request's own spelling and punctuation: drop as many words as were matched.
         request = " ".join(original[len(original) - len(rest):]) if rest else ""
         return WakeMatch(request.strip(" ,.!?"), best[0])
+
+    def someone_else(self, plain: str, phrase: str) -> bool:
+        """A transcript made without the hotword names another person or assistant in the first
+        three words or the last, where her name would be, and does not call her itself."""
+        words = WORD.findall(plain.lower())
+        others = OTHER_NAMES - set(WORD.findall(phrase.lower()))
+        if not any(w in others for w in words[:3] + words[-1:]):
+            return False
+        return self.match(plain, phrase) is None      # "hey GLaDOS, remind me to call Gladys" is hers
 
     @staticmethod
     def _score(heard: list[str], target: list[str], wanted: list[str], name: list[str], vetoed: set[str]) -> float:
