@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     voice = sub.add_parser("voice", parents=[common], help="the voice loop: microphone (or --input WAV) and speaker")
     voice.add_argument("--input", type=Path, help="a WAV file to use as the microphone (any rate, mono or stereo)")
+    voice.add_argument("--realtime", action="store_true", help="with --input: hear the file at the speed it was spoken")
     voice.add_argument("--output", type=Path, help="write everything spoken to this WAV file")
     voice.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
     sub.add_parser("chat", parents=[common], help="typed chat with the same brain and memory")

@@ -189,6 +189,7 @@ class VoiceConfig:
     stream_sentences: bool = True       # speak each sentence as soon as it is written
     vad_threshold: Annotated[float, Field(gt=0, lt=1)] = 0.5
     end_silence_s: Annotated[float, Field(gt=0, le=10)] = 0.6
+    early_stt_s: Annotated[float, Field(ge=0, le=10)] = 0.2    # start transcribing after this much of that silence; 0: off
     pre_roll_s: Annotated[float, Field(ge=0, le=5)] = 0.3
     min_speech_s: Annotated[float, Field(ge=0, le=10)] = 0.1
     max_utterance_s: Annotated[float, Field(gt=1, le=300)] = 20.0

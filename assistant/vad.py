@@ -20,6 +20,7 @@ class VadOptions:
     end_silence_s: float = 0.6      # this much silence ends an utterance
     pre_roll_s: float = 0.3         # audio kept from before speech started
     max_utterance_s: float = 20.0   # cut an utterance that runs on
+    early_s: float = 0.0            # after this much silence, offer the utterance so far (early_utterance); 0: off
 
 
 class SileroVAD:
@@ -61,6 +62,7 @@ class Segmenter:
         self.voiced = 0
         self.silent = 0
         self.speaking = False
+        self.early: Utterance | None = None
 
     def reset(self) -> None:
         """Forget any partial utterance (after she spoke with the microphone ignored)."""
@@ -95,7 +97,17 @@ class Segmenter:
         length_s = len(self.frames) * self.frame_s
         if self.silent * self.frame_s >= self.opt.end_silence_s or length_s >= self.opt.max_utterance_s:
             return self._finish()
+        if self.opt.early_s and self.silent == max(1, round(self.opt.early_s / self.frame_s)) \
+                and self.voiced * self.frame_s >= self.opt.min_speech_s:
+            self.early = Utterance(np.concatenate(self.frames), self.start_s, self.time_s, speech_end_s=self.voiced_until_s)
         return None
+
+    def early_utterance(self) -> Utterance | None:
+        """The utterance so far, once, when a pause began (early_s of silence): it ends here unless
+        speech resumes, so its transcription can start while the rest of the silence is heard.
+        The final utterance has the same start and speech_end_s when nothing was said since."""
+        early, self.early = self.early, None
+        return early
 
     def _finish(self) -> Utterance | None:
         frames, start, voiced, speech_end = self.frames, self.start_s, self.voiced, self.voiced_until_s

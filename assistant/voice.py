@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -18,7 +19,7 @@ from .audio.base import AudioSink, AudioSource
 from .brain import Brain, Interrupted
 from .config import VoiceConfig
 from .events import Speech, Utterance
-from .gate import WakeGate
+from .gate import Heard, WakeGate
 from .stt import Transcriber
 from .tts import SentenceChunker, Synthesizer
 from .vad import Segmenter
@@ -142,6 +143,10 @@ class VoiceLoop:
         self.stats = VoiceStats()
         self.gate = WakeGate(stt, wake, config.wake.second_look_s, config.wake.plain_check)
         self.wake_phrase = wake_phrase or (lambda: config.wake.phrase)
+        # Early transcription: the gate runs on the utterance so far once a pause begins, in this
+        # thread, while the rest of the end-of-speech silence is heard (see Segmenter.early_utterance).
+        self._ahead = ThreadPoolExecutor(1, thread_name_prefix="early-stt") if segmenter.opt.early_s else None
+        self._early: tuple[Utterance, Future] | None = None
 
     # -- input ----------------------------------------------------------------------------------
     def next_frame(self) -> np.ndarray | None:
@@ -156,11 +161,28 @@ class VoiceLoop:
     def next_utterance(self) -> Utterance | None:
         if self.pending:
             return self.pending.popleft()
+        self.segmenter.early_utterance()          # one begun while she spoke is not listened to
         while (frame := self.next_frame()) is not None:
             utterance = self.segmenter.feed(frame)
             if utterance is not None:
                 return utterance
+            if self._ahead is not None and (early := self.segmenter.early_utterance()) is not None:
+                self._early = (early, self._ahead.submit(self.gate.hear, early, self.wake_phrase(),
+                                                         look_again=not self._in_window(early)))
         return self.segmenter.flush()
+
+    def _in_window(self, utterance: Utterance) -> bool:
+        return utterance.start_s <= self.follow_up_until
+
+    def _heard(self, utterance: Utterance, phrase: str) -> tuple[Heard, float | None]:
+        """The gate's decision, and how long it was waited for when it had begun early (None: it
+        had not). An early start counts only when nothing was said after it."""
+        early, self._early = self._early, None
+        if early is not None and (early[0].start_s, early[0].speech_end_s) == (utterance.start_s, utterance.speech_end_s):
+            waiting = time.perf_counter()
+            heard = early[1].result()
+            return heard, time.perf_counter() - waiting
+        return self.gate.hear(utterance, phrase, look_again=not self._in_window(utterance)), None
 
     # -- the loop -------------------------------------------------------------------------------
     def run(self) -> VoiceStats:
@@ -190,8 +212,8 @@ class VoiceLoop:
     def handle(self, utterance: Utterance) -> None:
         t_detected = time.perf_counter()
         phrase = self.wake_phrase()
-        in_window = utterance.start_s <= self.follow_up_until
-        heard = self.gate.hear(utterance, phrase, look_again=not in_window)
+        in_window = self._in_window(utterance)
+        heard, waited = self._heard(utterance, phrase)
         transcript, match = heard.transcript, heard.match
         text = transcript.text.strip()
         if not text:
@@ -202,7 +224,8 @@ class VoiceLoop:
             return
         follow_up = match is None       # let in by the window after her reply, not by her name
         request = match.request if match is not None else text
-        stt_s, end_of_speech_s = transcript.stt_s, utterance.end_of_speech_s
+        # what the user waited for: all of the transcription, or what was left of an early one
+        stt_s, end_of_speech_s = (transcript.stt_s if waited is None else waited), utterance.end_of_speech_s
         if match is not None and not request:
             # Called by name alone: the request usually follows after a breath. Listen for it
             # before answering, so her "yes?" never talks over it.

@@ -28,7 +28,7 @@ def build_loop(config: Config, brain: Brain, source, sink, console: Console | No
     """The loop as config describes it; already loaded models can be passed in (tests, benchmarks)."""
     v = config.voice
     segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s,
-                                                  v.pre_roll_s, v.max_utterance_s))
+                                                  v.pre_roll_s, v.max_utterance_s, v.early_stt_s))
     stt = stt or make_transcriber(v.stt)
     tts = tts or make_synthesizer(v.tts)
 
@@ -48,7 +48,8 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
         config = replace(config, voice=replace(config.voice, barge_in=True))
     source = sink = None
     try:
-        source = WavSource(args.input) if getattr(args, "input", None) else open_microphone(config.voice.input_device)
+        source = (WavSource(args.input, realtime=getattr(args, "realtime", False)) if getattr(args, "input", None)
+                  else open_microphone(config.voice.input_device))
         sink = WavSink(args.output) if getattr(args, "output", None) else open_speaker(config.voice.output_device)
     except AudioError as exc:
         if source is not None:

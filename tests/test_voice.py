@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from assistant.audio import WavSink, WavSource
+from assistant.audio.base import AudioSource
 from assistant.audio.wavfile import read_wav, write_wav
 from assistant.brain import Brain
 from assistant.config import load_config
-from assistant.stt import WhisperTranscriber
-from assistant.tts import PiperSynthesizer
+from assistant.stt import Transcriber, WhisperTranscriber
+from assistant.tts import PiperSynthesizer, Synthesizer
 from assistant.voice_cli import build_loop
 from memory import Memory
 from tests.conftest import ROOT
@@ -236,3 +237,65 @@ def test_a_wake_word_whisper_dropped_is_found_in_a_second_look_at_the_opening(mo
                                stt=DropsTheWakeWord(), tts=tts).run()
     assert stats.heard == ["My name is Bob and I'm allergic to peanuts"] and stats.ignored == []
     assert stats_off.heard == [] and stats_off.ignored == ["My name is Bob and I'm allergic to peanuts"]
+
+
+class _Silence(AudioSource):
+    def __init__(self, frames: int):
+        self.count = frames
+
+    def frames(self):
+        from assistant.audio.base import FRAME
+        return iter([np.zeros(FRAME, np.float32)] * self.count)
+
+
+class _SaysWhatItGot(Transcriber):
+    """Writes how long the audio it was given lasts, so a test can tell which utterance was heard."""
+    concurrent = True
+
+    def __init__(self):
+        self.heard: list[float] = []
+
+    def transcribe(self, utterance, hotwords=None):
+        from assistant.events import Transcript
+        if hotwords:
+            self.heard.append(round(utterance.seconds, 1))
+        return Transcript(f"hey glados note {utterance.seconds:.1f} seconds", utterance, 0.01)
+
+
+class _Mute(Synthesizer):
+    rate = 16_000
+
+    def synthesize(self, text):
+        from assistant.events import Speech
+        return Speech(np.zeros(160, np.float32), self.rate, text)
+
+
+@pytest.mark.parametrize("resumes", [False, True])
+def test_early_transcription_is_used_only_when_nothing_was_said_after_it(tmp_path, resumes):
+    """voice.early_stt_s: the gate runs once a pause begins; if speech resumes before the end of
+    the silence, that early decision is thrown away and the whole utterance is heard."""
+    from assistant.audio.base import FRAME
+    from assistant.events import RATE
+    from assistant.vad import Segmenter, VadOptions
+    from assistant.voice import VoiceLoop
+    from assistant.wake import TranscriptWakeWord
+    frame_s = FRAME / RATE
+
+    def frames(seconds):
+        return int(round(seconds / frame_s))
+    script = [0.9] * frames(1.0) + [0.0] * frames(0.3)
+    script += [0.9] * frames(0.5) if resumes else [0.0] * frames(1.0)     # resumes: then the input ends
+    segmenter = Segmenter(ScriptedVAD(script), VadOptions(min_speech_s=0.1, end_silence_s=0.6, pre_roll_s=0.0,
+                                                          early_s=0.2))
+    stt = _SaysWhatItGot()
+    config = load_config()
+    with Memory(tmp_path / "m.db") as mem:
+        brain = Brain(mem, ScriptedLLM().enqueue("Noted."), config, "u")
+        brain.connect()
+        loop = VoiceLoop(_Silence(len(script)), WavSink(tmp_path / "o.wav"), segmenter, stt, TranscriptWakeWord(),
+                         _Mute(), brain, config.voice)
+        stats = loop.run()
+    # 1.2 s: the utterance once 0.2 s of the pause had passed; 1.8 s: all of it, when speech resumed
+    assert stt.heard == ([1.2, 1.8] if resumes else [1.2])
+    assert stats.heard == [f"note {1.8 if resumes else 1.2} seconds"]
+    assert stats.timings[0].stt < 0.5

@@ -22,6 +22,8 @@ def test_mishearings_wake_her_and_the_request_follows():
     assert wake.match("Hey GLaDOS, my name is Bob.", "hey glados").request == "my name is Bob"
     assert wake.match("Hey GLaDOS.", "hey glados").request == ""
     assert wake.match("what time is it, GLaDOS?", "hey glados").request == "what time is it"
+    assert wake.match("Hey GLaDOS, set a timer for 2.5 minutes.", "hey glados").request == "set a timer for 2.5 minutes"
+    assert wake.match("it's 3.30 already, GLaDOS", "hey glados").request == "it's 3.30 already"
 
 
 def test_near_misses_are_someone_else():

@@ -1,6 +1,7 @@
 """WAV files as the microphone and the speaker."""
 from __future__ import annotations
 
+import time
 import wave
 from pathlib import Path
 from typing import Iterator
@@ -63,13 +64,19 @@ class WavSource(AudioSource):
     """The file is the microphone: resampled to 16 kHz mono, then a little silence so the last
     utterance ends."""
 
-    def __init__(self, path: str | Path, tail_silence_s: float = 1.5):
+    def __init__(self, path: str | Path, tail_silence_s: float = 1.5, realtime: bool = False):
+        """realtime: hand out frames no faster than they were spoken, as a microphone does (else
+        as fast as they are read)."""
         data, rate = read_wav(path)
         self.samples = np.concatenate([resample(data, rate, RATE), np.zeros(int(tail_silence_s * RATE), np.float32)])
+        self.realtime = realtime
 
     def frames(self) -> Iterator[np.ndarray]:
         usable = len(self.samples) // FRAME * FRAME
+        started = time.perf_counter()
         for i in range(0, usable, FRAME):
+            if self.realtime and (ahead := started + i / RATE - time.perf_counter()) > 0:
+                time.sleep(ahead)
             yield self.samples[i:i + FRAME]
 
 

@@ -55,7 +55,8 @@ class TranscriptWakeWord(WakeWord):
 
     def best(self, transcript: str, phrase: str) -> WakeMatch | None:
         """The closest the transcript comes to calling her, whatever the threshold (for benchmarks)."""
-        words = WORD.findall(transcript.lower())
+        spans = list(WORD.finditer(transcript.lower()))
+        words = [m.group() for m in spans]
         wanted = WORD.findall(phrase.lower())
         if not words or not wanted:
             return None
@@ -69,7 +70,6 @@ class TranscriptWakeWord(WakeWord):
                     score = self._score(heard, target, wanted, name, vetoed)
                     if score > best[0]:
                         best = (score, start + length)
-        original = transcript.split()
         # Called at the end ("what time is it, GLaDOS?"): the name alone, after the request.
         tail: tuple[float, int] = (0.0, 0)
         if len(words) > len(name):
@@ -77,13 +77,12 @@ class TranscriptWakeWord(WakeWord):
                 score = self._score(words[-length:], name, wanted, name, vetoed)
                 if score > tail[0]:
                     tail = (score, length)
-        if tail[0] > best[0] and len(original) > tail[1]:
-            return WakeMatch(" ".join(original[:len(original) - tail[1]]).strip(" ,.!?"), tail[0])
+        # The request keeps its own spelling and punctuation ("2.5 minutes"): cut at the matched words.
+        if tail[0] > best[0] and len(words) > tail[1]:
+            return WakeMatch(transcript[:spans[-tail[1]].start()].strip(" ,.!?"), tail[0])
         if best[0] <= 0:
             return None
-        rest = words[best[1]:]
-        # Keep the request's own spelling and punctuation: drop as many words as were matched.
-        request = " ".join(original[len(original) - len(rest):]) if rest else ""
+        request = transcript[spans[best[1] - 1].end():]
         return WakeMatch(request.strip(" ,.!?"), best[0])
 
     def someone_else(self, plain: str, phrase: str) -> bool:
