@@ -1,7 +1,8 @@
 """Lab 3: recall. SQLite's FTS5 ranks earlier messages by BM25: rare words count more than
 common ones, so "locksmith" beats "the" (scores here are relative to the best match). A question
 in other words shares none of them: for that, recall also compares sentence vectors
-(all-MiniLM-L6-v2) and ranks by cosine plus a little for shared words.
+(all-MiniLM-L6-v2) and ranks by cosine plus a little for shared words, less a little for a
+message that sounds like many of the user's others (crowding: the scores move by a few hundredths).
 
     .venv/bin/python labs/03_recall.py
 """
