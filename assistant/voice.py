@@ -143,8 +143,8 @@ class VoiceLoop:
         self.stats = VoiceStats()
         self.gate = WakeGate(stt, wake, config.wake.second_look_s, config.wake.plain_check)
         self.wake_phrase = wake_phrase or (lambda: config.wake.phrase)
-        # Early transcription: the gate runs on the utterance so far once a pause begins, in this
-        # thread, while the rest of the end-of-speech silence is heard (see Segmenter.early_utterance).
+        # Early transcription: the gate runs on the utterance so far once a pause begins, in a
+        # thread of its own, while the rest of the end-of-speech silence is heard (Segmenter.early_utterance).
         self._ahead = ThreadPoolExecutor(1, thread_name_prefix="early-stt") if segmenter.opt.early_s else None
         self._early: tuple[Utterance, Future] | None = None
 

@@ -293,7 +293,7 @@ class Memory:
                       progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
         """Neighbour lists (crowding, see vectors) for vectors stored without one: about a quarter
         second's worth, or `everything`. Returns (done, still missing)."""
-        if self._load_model() is None or self.read_only:
+        if self._load_model() is None or self.read_only or not self._index.unfilled(self.db, user):
             return 0, 0
         with transaction(self.db):
             return self._index.fill_neighbours(self.db, user, everything, progress)

@@ -139,6 +139,10 @@ class VectorIndex:
                            [(_blob(near), int(held.ids[r])) for r, near in zip(rows, after)])
             held.set_near(rows, _round(after))
 
+    def unfilled(self, db: sqlite3.Connection, user: str) -> int:
+        """How many of the user's vectors have no neighbour list yet."""
+        return int(np.isnan(self._sync(db, user).near[:, 0]).sum())
+
     def fill_neighbours(self, db: sqlite3.Connection, user: str, everything: bool = False,
                         progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
         """Work out the lists of rows stored without one (a database from before crowding), within
