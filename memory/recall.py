@@ -137,10 +137,8 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
         near = dict(index.search(db, user, query, settings.candidates, settings.crowding_weight))
         _add_messages(db, user, [m for m in near if str(m) not in found], session, cutoff, found)
-        held = [c.message_id for c in found.values() if c.message_id]
-        vectors = index.vectors(db, user, held)
+        vectors, crowding = index.vectors(db, user, [c.message_id for c in found.values() if c.message_id])
         if vectors:
-            crowding = index.crowding(db, user, held) if settings.crowding_weight else {}
             cosines = dict(zip(vectors, (np.stack(list(vectors.values())) @ query).tolist()))
             for c in found.values():
                 if c.message_id in cosines:

@@ -165,13 +165,6 @@ class VectorIndex:
                 progress(start + len(part), len(rows))
         return len(rows), len(todo) - len(rows)
 
-    def crowding(self, db: sqlite3.Connection, user: str, message_ids: list[int]) -> dict[int, float]:
-        """How much each given message sounds like the user's others, centred (see the module)."""
-        held = self._sync(db, user)
-        rows = self._rows(held, message_ids)
-        crowd = held.crowding()
-        return {m: float(crowd[i]) for m, i in rows.items()}
-
     def missing(self, db: sqlite3.Connection, user: str, limit: int, after: int = 0) -> list[sqlite3.Row]:
         """The user's own messages newer than `after` with no vector yet, newest first."""
         return db.execute(
@@ -200,10 +193,14 @@ class VectorIndex:
         top = top[np.argsort(-sims[top])]
         return [(int(held.ids[i]), float(sims[i])) for i in top]
 
-    def vectors(self, db: sqlite3.Connection, user: str, message_ids: list[int]) -> dict[int, np.ndarray]:
-        """The vector of each given message that has one."""
+    def vectors(self, db: sqlite3.Connection, user: str,
+                message_ids: list[int]) -> tuple[dict[int, np.ndarray], dict[int, float]]:
+        """The vector of each given message that has one, and its crowding (how much it sounds
+        like the user's others, centred; see the module)."""
         held = self._sync(db, user)
-        return {m: held.matrix[i] for m, i in self._rows(held, message_ids).items()}
+        rows = self._rows(held, message_ids)
+        crowd = held.crowding()
+        return {m: held.matrix[i] for m, i in rows.items()}, {m: float(crowd[i]) for m, i in rows.items()}
 
     @staticmethod
     def _rows(held: _UserVectors, message_ids: list[int]) -> dict[int, int]:
