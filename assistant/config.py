@@ -359,8 +359,8 @@ def _from_snapshot(key: bytes) -> Config | None:
                 return None
             config = _SnapshotReader(saved).load()
         return config if isinstance(config, Config) else None
-    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):
-        return None                         # missing, torn or from an older layout: validate again
+    except Exception:  # noqa: BLE001 - a cache: missing, torn (pickle raises many kinds) or old, it is rebuilt
+        return None
 
 
 def _save_snapshot(key: bytes, config: Config) -> None:

@@ -142,7 +142,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             cosines = dict(zip(vectors, (np.stack(list(vectors.values())) @ query).tolist()))
             for c in found.values():
                 if c.message_id in cosines:
-                    c.meaning = cosines[c.message_id] - settings.crowding_weight * crowding.get(c.message_id, 0.0)
+                    c.meaning = cosines[c.message_id] - settings.crowding_weight * crowding[c.message_id]
     moment = _parse_time(now) if now else None
     for c in found.values():
         if query is None:
