@@ -1,6 +1,7 @@
 """The typed events the voice stages hand each other."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +32,9 @@ class Transcript:
     text: str
     utterance: Utterance = field(repr=False)
     stt_s: float = 0.0
+    # How well other wordings fit the same audio: their log-probabilities under the recogniser (the
+    # wake gate asks whether "Glados, ..." fits where it heard "Waddles, ..."). None: it cannot say.
+    rescore: Callable[[Sequence[str]], list[float]] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

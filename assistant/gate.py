@@ -4,7 +4,12 @@ sometimes drops a leading "Hey GLaDOS" from a long one).
 
 The hotword makes whisper write "glados" for "Gladys" and "Gladis" too. So the utterance is also
 transcribed without it (the plain check, at the same time when the recogniser allows), and a call
-whose plain transcript names someone else where her name would be is not for her."""
+whose plain transcript names someone else where her name would be is not for her.
+
+When no call is found in the words, whisper may still have heard her name and written a word it
+knows better ("Waddles, I live in Bristol"). The name check asks the recogniser how well the same
+audio fits the transcript with her name in place of the opening or closing words; a wording nearly
+as likely as what it wrote (within `name_check` nats) is a call."""
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,16 +28,21 @@ class Heard:
     opening: WakeMatch | None = None   # the same in the opening heard again, when it was
     plain: str | None = None           # heard without the hotword (the plain check), when it ran
     vetoed: bool = False               # called by the words, but the plain transcript named someone else
+    named: float | None = None         # the name check: log-probability of the best wording with her name
+                                       # minus that of what was heard (0: as likely), when it ran
 
 
 class WakeGate:
-    def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0, plain_check: bool = True):
+    def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0, plain_check: bool = True,
+                 name_check: float = 0.0):
         self.stt, self.wake, self.second_look_s, self.plain_check = stt, wake, second_look_s, plain_check
+        self.name_check = name_check
         self._plain = ThreadPoolExecutor(1, thread_name_prefix="plain-stt") if plain_check and stt.concurrent else None
 
     def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:
-        """look_again: take the second look when the phrase is missing; always: take it (and the
-        plain check) anyway (a benchmark sweeping thresholds wants every score)."""
+        """look_again: take the second look and the name check when the phrase is missing (not
+        needed in the follow-up window); always: take them and the plain check anyway (a benchmark
+        sweeping thresholds wants every score)."""
         if self.wake.acoustic:
             return self._hear_acoustic(utterance)
         plain: Future | None = self._plain.submit(self.stt.transcribe, utterance) if self._plain else None
@@ -45,13 +55,33 @@ class WakeGate:
             opening = self._opening(utterance, phrase)
             if match is None and look_again and opening is not None and opening.score >= self.wake.threshold:
                 match = WakeMatch(request=text, score=opening.score)    # the whole transcript is the request
-        heard_plain = None
+        plain_transcript = None
         if plain is not None:
-            heard_plain = plain.result().text.strip()
+            plain_transcript = plain.result()
         elif self.plain_check and (match is not None or always):
-            heard_plain = self.stt.transcribe(utterance).text.strip()
-        vetoed = match is not None and heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
-        return Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed)
+            plain_transcript = self.stt.transcribe(utterance)
+        heard_plain = plain_transcript.text.strip() if plain_transcript is not None else None
+        someone_else = heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
+        vetoed = match is not None and someone_else
+        named = None
+        if ((match is None and look_again) or always) and not someone_else and (self.name_check > 0 or always):
+            found, named = self._name(plain_transcript or transcript, phrase, first)
+            if match is None and found is not None and self.name_check > 0 and named >= -self.name_check:
+                match = found
+        return Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named)
+
+    def _name(self, heard: Transcript, phrase: str, first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
+        """The wording with her name that best fits the audio, and how much less likely it is than
+        what the recogniser wrote (prefer the transcript made without the hotword: it is what the
+        audio sounds like, not what it was told to expect)."""
+        text = heard.text.strip()
+        wordings = self.wake.wordings(text, phrase) if text and heard.rescore is not None else []
+        if not wordings:
+            return None, None
+        scores = heard.rescore([text] + [w.text for w in wordings])
+        best = max(range(len(wordings)), key=lambda i: scores[i + 1])
+        # The score stays the words' own closeness (below the threshold: the name check decided).
+        return WakeMatch(wordings[best].request, first.score if first else 0.0), scores[best + 1] - scores[0]
 
     def _hear_acoustic(self, utterance: Utterance) -> Heard:
         """The engine hears the phrase in the audio; the words after it are the request."""

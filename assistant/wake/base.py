@@ -15,6 +15,14 @@ class WakeMatch:
     score: float
 
 
+@dataclass(frozen=True)
+class Wording:
+    """How the transcript would read had she been called where it heard something else: `text` to
+    score against the audio, `request` what she was then asked."""
+    text: str
+    request: str
+
+
 class WakeWord(ABC):
     """Finds the wake phrase in a transcript; `threshold` decides what counts as a call. An
     acoustic engine decides from the audio instead (`listen`) and uses the transcript only to
@@ -25,6 +33,11 @@ class WakeWord(ABC):
     def someone_else(self, plain: str, phrase: str) -> bool:
         """Whether a transcript made without the hotword shows the call was for someone else."""
         return False
+
+    def wordings(self, heard: str, phrase: str) -> list[Wording]:
+        """The transcript with her name in place of the words where a call would be (the gate asks
+        the recogniser whether the audio fits one of them as well as what it heard)."""
+        return []
 
     def listen(self, samples: "np.ndarray") -> float:
         """How surely 16 kHz mono audio holds the wake phrase, 0 to 1 (acoustic engines only)."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from .base import WakeMatch, WakeWord
+from .base import WakeMatch, WakeWord, Wording
 
 WORD = re.compile(r"[a-z0-9']+")
+CASED_WORD = re.compile(WORD.pattern, re.IGNORECASE)
 GREETINGS = {"hey", "hi", "hello", "ok", "okay", "a", "hay", "he", "yo", "oh"}
 # Real words and names the recogniser writes for speech that sounds like "GLaDOS", and other
 # assistants' names: a phrase heard with one of these is someone else being addressed.
@@ -19,6 +20,8 @@ NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     #
 # "glados" was whisper's guess, not what was said ("hey Gladys" -> "hey glados" with the hotword).
 OTHER_NAMES = {"gladys", "gladis", "gladstone", "claude", "claudia", "clyde", "glenda", "google", "jarvis", "siri",
                "alexa", "cortana"}
+# How the recogniser writes a name, for wordings scored against the audio (else: capitalised).
+SPELLINGS = {"glados": ("GLaDOS", "Glados")}
 
 
 def _letters(words: list[str]) -> str:
@@ -93,6 +96,44 @@ class TranscriptWakeWord(WakeWord):
         if not any(w in others for w in words[:3] + words[-1:]):
             return False
         return self.match(plain, phrase) is None      # "hey GLaDOS, remind me to call Gladys" is hers
+
+    def wordings(self, heard: str, phrase: str) -> list[Wording]:
+        """Her name in place of the first one or two words (after a greeting, or with one), or of
+        the last one or two: "Waddles, I live in Bristol" -> "GLaDOS, I live in Bristol". Words
+        that name someone else ("Gladys", "glad", "hey guys") are never replaced."""
+        spans = list(CASED_WORD.finditer(heard))
+        words = [m.group().lower() for m in spans]
+        wanted = WORD.findall(phrase.lower())
+        name = [w for w in wanted if w not in GREETINGS] or wanted
+        if not words or not wanted:
+            return []
+        spellings = SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))
+        greeting = next((w for w in wanted if w in GREETINGS), "hey").capitalize()
+        keep = set(wanted)
+        vetoed = (NEAR_MISSES | OTHER_NAMES) - keep
+
+        def rest(after: int) -> str:      # the words after a replaced opening, with the closing mark
+            return heard[spans[after].end():].lstrip(" ,.!?;:")
+
+        out: list[Wording] = []
+        end = "?" if heard.rstrip().endswith("?") else "."
+        for k in (1, 2):
+            opening = words[:k]
+            if len(words) >= k and not vetoed & set(opening) and not all(w in GREETINGS for w in opening):
+                tail = rest(k - 1)
+                for spelled in spellings:
+                    out += [Wording(f"{said} {tail}" if tail else f"{said[:-1]}{end}", tail.strip(" ,.!?;:"))
+                            for said in (f"{spelled},", f"{greeting} {spelled},")]
+            if words[0] in GREETINGS and len(words) > k and not vetoed & set(words[1:k + 1]):   # after a greeting
+                tail = rest(k)
+                for spelled in spellings:
+                    said = f"{spans[0].group().capitalize()} {spelled},"
+                    out.append(Wording(f"{said} {tail}" if tail else f"{said[:-1]}{end}", tail.strip(" ,.!?;:")))
+            if len(words) > k and not vetoed & set(words[-k:]):                    # at the end
+                head = heard[:spans[-k].start()].strip(" ,.!?;:")
+                if head:
+                    out += [Wording(f"{head}, {spelled}{end}", head) for spelled in spellings]
+        return out
 
     @staticmethod
     def _score(heard: list[str], target: list[str], wanted: list[str], name: list[str], vetoed: set[str]) -> float:
