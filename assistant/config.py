@@ -146,7 +146,7 @@ class WakeConfig:
     second_look_s: Annotated[float, Field(ge=0, le=10)] = 2.0     # re-transcribe this much of an utterance's opening; 0: off
     acoustic_threshold: Annotated[float, Field(gt=0, le=1)] = 0.5  # engine openwakeword: its classifier's score
     plain_check: bool = True            # also transcribe without the hotword; a call that then names someone else is not hers
-    name_check: Annotated[float, Field(ge=0, le=100)] = 12.5   # her name in place of the words heard: at most this much
+    name_check: Annotated[float, Field(ge=0, le=100)] = 14.0   # her name in place of the words heard: at most this much
                                                                 # less likely (nats) counts as a call; 0: off
 
 

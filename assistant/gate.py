@@ -12,12 +12,24 @@ audio fits the transcript with her name in place of the opening or closing words
 as likely as what it wrote (within `name_check` nats) is a call."""
 from __future__ import annotations
 
+import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .events import RATE, Transcript, Utterance
 from .stt import Transcriber
 from .wake import WakeMatch, WakeWord
+
+
+WORDS = re.compile(r"[\w']+")
+LEFT_OUT = 3    # a transcript this many words shorter than the plain one left speech out
+
+
+def left_out(text: str, plain: str | None) -> bool:
+    """Told to expect "hey glados", whisper sometimes writes just that for a whole sentence ("who
+    ate the last biscuit" -> "hey glados"; without the hotword: "The last day, it's good"). Words
+    are counted once each: a plain transcript stuck repeating itself ("A-g-g-g-...") says nothing."""
+    return plain is not None and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT
 
 
 @dataclass(frozen=True)
@@ -28,6 +40,7 @@ class Heard:
     opening: WakeMatch | None = None   # the same in the opening heard again, when it was
     plain: str | None = None           # heard without the hotword (the plain check), when it ran
     vetoed: bool = False               # called by the words, but the plain transcript named someone else
+                                       # or heard far more words (the hotword's call was whisper's guess)
     named: float | None = None         # the name check: log-probability of the best wording with her name
                                        # minus that of what was heard (0: as likely), when it ran
 
@@ -62,7 +75,7 @@ class WakeGate:
             plain_transcript = self.stt.transcribe(utterance)
         heard_plain = plain_transcript.text.strip() if plain_transcript is not None else None
         someone_else = heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
-        vetoed = match is not None and someone_else
+        vetoed = match is not None and (someone_else or left_out(text, heard_plain))
         named = None
         if ((match is None and look_again) or always) and not someone_else and (self.name_check > 0 or always):
             found, named = self._name(plain_transcript or transcript, phrase, first)
@@ -72,8 +85,9 @@ class WakeGate:
 
     def _name(self, heard: Transcript, phrase: str, first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
         """The wording with her name that best fits the audio, and how much less likely it is than
-        what the recogniser wrote (prefer the transcript made without the hotword: it is what the
-        audio sounds like, not what it was told to expect)."""
+        what the recogniser wrote. Made from the plain transcript when there is one: it is what the
+        audio sounds like, not what whisper was told to expect (wordings made from the hotword's
+        transcript as well woke her for "glasses are in the top cupboard" and found no more calls)."""
         text = heard.text.strip()
         wordings = self.wake.wordings(text, phrase) if text and heard.rescore is not None else []
         if not wordings:

@@ -122,7 +122,11 @@ def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_
                                  ("what's on my calendar, Jarvis", "hey glados", True),
                                  ("hey Jarvis, lights on", "hey jarvis", False),
                                  ("Gladys is coming round later and then we eat", "hey glados", True),
-                                 ("hey GLaDOS, remind me to call Gladys", "hey glados", False)):
+                                 ("hey GLaDOS, remind me to call Gladys", "hey glados", False),
+                                 ("Hey gladdies, the kettle's on.", "hey glados", True),     # her name's kin
+                                 ("Gladest ring about the party.", "hey glados", True),
+                                 ("Hey, glad I'm good morning.", "hey glados", False),      # a call, misheard
+                                 ("Glados, my favorite color is green.", "hey glados", False)):
         assert wake.someone_else(plain, phrase) is other, plain
 
 
@@ -190,3 +194,52 @@ def test_wordings_put_her_name_where_a_call_would_be_and_never_over_someone_else
         assert wordings and all(other in w.text.lower() for w in wordings), heard
     jarvis = {w.text for w in wake.wordings("Hey Travis, lights on.", "hey jarvis")}
     assert "Hey Jarvis, lights on." in jarvis
+
+
+def test_her_name_without_a_greeting_is_heard_by_the_name_check():
+    """Piper says "Glados, ..." without "hey": tiny.en writes "Blottos", "Blodos", or drops the
+    name even with the hotword, so the words alone miss these calls. Her name in place of the
+    opening word fits the audio almost as well as what it wrote; for ordinary sentences it does not."""
+    from assistant.audio.base import resample
+    from assistant.events import RATE, Utterance
+    from assistant.gate import WakeGate
+    from assistant.stt import WhisperTranscriber
+    from assistant.tts import PiperSynthesizer
+
+    piper, stt, wake = PiperSynthesizer(noise_scale=0.0), WhisperTranscriber(), TranscriptWakeWord()
+
+    def utterance(text: str) -> Utterance:
+        speech = piper.synthesize(text)
+        samples = resample(speech.samples, speech.rate, RATE)
+        return Utterance(samples, 0.0, len(samples) / RATE)
+
+    gate, words_only = WakeGate(stt, wake, name_check=14.0), WakeGate(stt, wake, name_check=0.0)
+    for text, request in (("Glados, what time is it?", "what time is it"),
+                          ("Glados, switch on the kitchen light.", "switch on the kitchen light"),
+                          ("Glados, I live in Bristol now.", "I live in Bristol now")):
+        said = utterance(text)
+        assert words_only.hear(said, "hey glados").match is None, text       # what the words alone make of it
+        heard = gate.hear(said, "hey glados")
+        assert heard.match is not None and heard.match.request.lower().rstrip("?.") == request.lower(), (text, heard)
+        assert heard.named > -14.0
+    for text in ("I'll just check my email.", "Glad you could make it.", "Did you remember to feed the cat?"):
+        heard = gate.hear(utterance(text), "hey glados")
+        assert heard.match is None and (heard.named is None or heard.named < -14.0), (text, heard)
+
+
+def test_a_hotword_transcript_far_shorter_than_the_plain_one_is_not_a_call():
+    """Told to expect "hey glados", whisper may write just that for a whole sentence; the plain
+    transcript, with more words, shows it was not said."""
+    import numpy as np
+
+    from assistant.events import Utterance
+    from assistant.gate import WakeGate
+
+    speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
+    wake = TranscriptWakeWord()
+    invented = WakeGate(_Hears("hey glados", "The last day, it's good."), wake).hear(speech, "hey glados")
+    assert invented.first.score >= wake.threshold and invented.match is None and invented.vetoed
+    stuck = WakeGate(_Hears("hey glados, skip this song", "A-g-g-g-g-g-g-g-g-g-g-g-g-g-g"), wake)
+    assert stuck.hear(speech, "hey glados").match is not None               # repeating itself says nothing
+    alone = WakeGate(_Hears("hey glados", "Hey, glad I'm"), wake).hear(speech, "hey glados")
+    assert alone.match is not None and alone.match.request == ""           # her name alone is still a call

@@ -13,7 +13,7 @@ GREETINGS = {"hey", "hi", "hello", "ok", "okay", "a", "hay", "he", "yo", "oh"}
 # Real words and names the recogniser writes for speech that sounds like "GLaDOS", and other
 # assistants' names: a phrase heard with one of these is someone else being addressed.
 NEAR_MISSES = {"glad", "glads", "gladly", "gladys", "gladis", "gladness", "gladstone", "gladiator", "gladiators",
-               "gladioli", "gladiolus", "glade", "glades", "lads", "guys", "claude", "claudia", "clyde", "glenda",
+               "gladioli", "gladiolus", "glade", "glades", "lad", "lads", "guys", "claude", "claudia", "clyde", "glenda",
                "google", "jarvis", "siri", "alexa", "cortana"}
 NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     # "glad os": her name, split
 # Other people and assistants: heard without the hotword where her name would be, the hotword's
@@ -90,10 +90,19 @@ class TranscriptWakeWord(WakeWord):
 
     def someone_else(self, plain: str, phrase: str) -> bool:
         """A transcript made without the hotword names another person or assistant in the first
-        three words or the last, where her name would be, and does not call her itself."""
+        three words or the last, where her name would be, and does not call her itself. Without the
+        hotword, whisper never wrote a longer word beginning like her name for a call to her (on the
+        wake sets); it wrote "Gladys", "Gladly", "Gladdies", "Gladest" for people and words."""
         words = WORD.findall(plain.lower())
-        others = OTHER_NAMES - set(WORD.findall(phrase.lower()))
-        if not any(w in others for w in words[:3] + words[-1:]):
+        wanted = WORD.findall(phrase.lower())
+        others = OTHER_NAMES - set(wanted)
+        name = "".join(w for w in wanted if w not in GREETINGS)
+        # Her name's first four letters and more: "Gladdies", "Gladest", "Gladys" are someone else.
+        kin = name[:4] if len(name) > 4 else None
+
+        def other(w: str) -> bool:
+            return w in others or (kin is not None and w.startswith(kin) and len(w) > len(kin) and w != name)
+        if not any(other(w) for w in words[:3] + words[-1:]):
             return False
         return self.match(plain, phrase) is None      # "hey GLaDOS, remind me to call Gladys" is hers
 
@@ -109,8 +118,7 @@ class TranscriptWakeWord(WakeWord):
             return []
         spellings = SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))
         greeting = next((w for w in wanted if w in GREETINGS), "hey").capitalize()
-        keep = set(wanted)
-        vetoed = (NEAR_MISSES | OTHER_NAMES) - keep
+        vetoed = (NEAR_MISSES | OTHER_NAMES) - set(wanted)
 
         def rest(after: int) -> str:      # the words after a replaced opening, with the closing mark
             return heard[spans[after].end():].lstrip(" ,.!?;:")
@@ -119,11 +127,11 @@ class TranscriptWakeWord(WakeWord):
         end = "?" if heard.rstrip().endswith("?") else "."
         for k in (1, 2):
             opening = words[:k]
-            if len(words) >= k and not vetoed & set(opening) and not all(w in GREETINGS for w in opening):
-                tail = rest(k - 1)
+            if len(words) > k and not vetoed & set(opening) and not all(w in GREETINGS for w in opening):
+                tail = rest(k - 1)      # a word at least is kept: a text of her name alone explains no audio
                 for spelled in spellings:
-                    out += [Wording(f"{said} {tail}" if tail else f"{said[:-1]}{end}", tail.strip(" ,.!?;:"))
-                            for said in (f"{spelled},", f"{greeting} {spelled},")]
+                    out += [Wording(f"{spelled}, {tail}", tail.strip(" ,.!?;:")),
+                            Wording(f"{greeting} {spelled}, {tail}", tail.strip(" ,.!?;:"))]
             if words[0] in GREETINGS and len(words) > k and not vetoed & set(words[1:k + 1]):   # after a greeting
                 tail = rest(k)
                 for spelled in spellings:
