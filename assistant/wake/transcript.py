@@ -104,7 +104,8 @@ class TranscriptWakeWord(WakeWord):
             return w in others or (kin is not None and w.startswith(kin) and len(w) > len(kin) and w != name)
         if not any(other(w) for w in words[:3] + words[-1:]):
             return False
-        return self.match(plain, phrase) is None      # "hey GLaDOS, remind me to call Gladys" is hers
+        # Unless she is called besides: "hey GLaDOS, remind me to call Gladys" is hers.
+        return self.match(" ".join(w for w in words if not other(w)), phrase) is None
 
     def wordings(self, heard: str, phrase: str) -> list[Wording]:
         """Her name in place of the first one or two words (after a greeting, or with one), or of
