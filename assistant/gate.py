@@ -75,7 +75,9 @@ class WakeGate:
             plain_transcript = self.stt.transcribe(utterance)
         heard_plain = plain_transcript.text.strip() if plain_transcript is not None else None
         someone_else = heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
-        vetoed = match is not None and (someone_else or left_out(text, heard_plain))
+        # The left-out rule judges the words' own call; a call the second look found is in the part the
+        # first transcription dropped, so that one is shorter than the plain one by design.
+        vetoed = match is not None and (someone_else or (match is first and left_out(text, heard_plain)))
         named = None
         if ((match is None and look_again) or always) and not someone_else and (self.name_check > 0 or always):
             found, named = self._name(plain_transcript or transcript, phrase, first)

@@ -92,12 +92,14 @@ def gate_times(folder: Path, config, count: int = 24) -> dict[str, list[float]]:
 
 
 def accepted(row: dict, threshold: float, margin: float) -> bool:
-    """The gate's rule: a call in the words unless the plain transcript names someone else or
-    heard far more; else the name check (unless someone else was named)."""
+    """The gate's rule: a call in the words unless the plain transcript names someone else or heard
+    far more; one in the opening heard again unless someone else was named; else the name check."""
     if row["someone_else"]:
         return False
-    if row["first"] >= threshold or row["opening"] >= threshold:
+    if row["first"] >= threshold:
         return not row["left_out"]
+    if row["opening"] >= threshold:
+        return True
     return margin > 0 and row["named"] >= -margin
 
 

@@ -243,3 +243,26 @@ def test_a_hotword_transcript_far_shorter_than_the_plain_one_is_not_a_call():
     assert stuck.hear(speech, "hey glados").match is not None               # repeating itself says nothing
     alone = WakeGate(_Hears("hey glados", "Hey, glad I'm"), wake).hear(speech, "hey glados")
     assert alone.match is not None and alone.match.request == ""           # her name alone is still a call
+
+
+def test_a_call_the_second_look_found_is_not_vetoed_for_being_short():
+    """Whisper dropped "Hey GLaDOS" from the whole utterance but heard it in the opening alone; the
+    transcript is then shorter than the plain one because of that drop, not because the hotword
+    invented a call (a PulseAudio run lost the call this way)."""
+    import numpy as np
+
+    from assistant.events import Transcript, Utterance
+    from assistant.gate import WakeGate
+
+    class Drops(_Hears):
+        def transcribe(self, utterance, hotwords=None):
+            if hotwords and utterance.seconds <= 2.0:
+                return Transcript("hey glados", utterance, 0.1)
+            return super().transcribe(utterance, hotwords)
+
+    speech = Utterance(np.zeros(16_000 * 4, np.float32), 0.0, 4.0)
+    heard = WakeGate(Drops("My name is Bob and I'm allergic to peanuts.",
+                           "Hey G, led to us. My name is Bob and I'm allergic to peanuts."),
+                     TranscriptWakeWord()).hear(speech, "hey glados")
+    assert heard.match is not None and not heard.vetoed
+    assert heard.match.request == "My name is Bob and I'm allergic to peanuts."

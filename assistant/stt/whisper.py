@@ -64,12 +64,15 @@ class WhisperTranscriber(Transcriber):
     def _encode_keeping(self, features):
         encoded = self._encode(features)
         if getattr(self._kept, "encoded", False) is None:
-            self._kept.encoded = encoded        # the first window only
+            # the first window only, copied out of CTranslate2's memory: kept past this transcription,
+            # it must not hold on to the recogniser's own buffers
+            self._kept.encoded = np.array(encoded, dtype=np.float32)
         return encoded
 
     def _rescore(self, encoded, frames: int, texts: Sequence[str]) -> list[float]:
         """Each text's log-probability given the audio, the recogniser forced to write it (the same
         alignment pass faster-whisper runs for word timings)."""
+        import ctranslate2
         if self._tokenizer is None:
             from faster_whisper.tokenizer import Tokenizer
             multilingual = self.model.model.is_multilingual
@@ -81,7 +84,8 @@ class WhisperTranscriber(Transcriber):
             if not tokens:
                 scores.append(float("-inf"))
                 continue
-            aligned = self.model.model.align(encoded, self._tokenizer.sot_sequence, [tokens], frames)[0]
+            aligned = self.model.model.align(ctranslate2.StorageView.from_array(encoded), self._tokenizer.sot_sequence,
+                                             [tokens], frames)[0]
             probs = np.maximum(np.asarray(aligned.text_token_probs, dtype=np.float64), 1e-12)
             scores.append(float(np.log(probs).sum()))
         return scores
