@@ -125,6 +125,8 @@ def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_
                                  ("hey GLaDOS, remind me to call Gladys", "hey glados", False),
                                  ("Hey gladdies, the kettle's on.", "hey glados", True),     # her name's kin
                                  ("Gladest ring about the party.", "hey glados", True),
+                                 ("How long until Christmas gladdos?", "hey glados", False),  # her name, spelled
+                                 ("Gladoss, what time is it?", "hey glados", False),
                                  ("Hey, glad I'm good morning.", "hey glados", False),      # a call, misheard
                                  ("Glados, my favorite color is green.", "hey glados", False)):
         assert wake.someone_else(plain, phrase) is other, plain

@@ -20,6 +20,7 @@ NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     #
 # "glados" was whisper's guess, not what was said ("hey Gladys" -> "hey glados" with the hotword).
 OTHER_NAMES = {"gladys", "gladis", "gladstone", "claude", "claudia", "clyde", "glenda", "google", "jarvis", "siri",
                "alexa", "cortana"}
+SPELLED_AS_HER = 0.85    # letters in common (difflib's ratio): "gladdos" 0.92 is her name, "gladys" 0.83 is not
 # How the recogniser writes a name, for wordings scored against the audio (else: capitalised).
 SPELLINGS = {"glados": ("GLaDOS", "Glados")}
 
@@ -101,7 +102,9 @@ class TranscriptWakeWord(WakeWord):
         kin = name[:4] if len(name) > 4 else None
 
         def other(w: str) -> bool:
-            return w in others or (kin is not None and w.startswith(kin) and len(w) > len(kin) and w != name)
+            # ... unless spelled nearly as her name ("gladdos", "gladoss": whisper's spelling of it)
+            return w in others or (kin is not None and w.startswith(kin) and len(w) > len(kin)
+                                   and SequenceMatcher(None, w, name).ratio() < SPELLED_AS_HER)
         if not any(other(w) for w in words[:3] + words[-1:]):
             return False
         # Unless she is called besides: "hey GLaDOS, remind me to call Gladys" is hers.
