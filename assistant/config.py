@@ -148,6 +148,8 @@ class WakeConfig:
     plain_check: bool = True            # also transcribe without the hotword; a call that then names someone else is not hers
     name_check: Annotated[float, Field(ge=0, le=100)] = 14.0   # her name in place of the words heard: at most this much
                                                                 # less likely (nats) counts as a call; 0: off
+    pause_look_s: Annotated[float, Field(ge=0, le=5)] = 0.2    # speech after a pause this long inside an utterance is
+                                                                # looked at for a call of its own; 0: off
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,21 @@ RATE = 16_000   # what the recogniser and the VAD take: 16 kHz mono float32
 
 
 @dataclass(frozen=True)
+class Pause:
+    """Silence inside an utterance, shorter than the silence that ends one: where another sentence,
+    or another speaker, may begin."""
+    at_s: float         # where speech resumed, seconds from the utterance's first sample
+    silence_s: float    # how long the silence before it lasted
+
+
+@dataclass(frozen=True)
 class Utterance:
     """Speech cut out by the VAD, with its place on the input timeline (seconds)."""
     samples: np.ndarray = field(repr=False)
     start_s: float
     end_s: float
     speech_end_s: float | None = None     # when the voice stopped; end_s is when the silence rule fired
+    pauses: tuple[Pause, ...] = ()        # silences inside it, in order (the segmenter's; none from a file read whole)
 
     @property
     def end_of_speech_s(self) -> float:

@@ -9,12 +9,18 @@ whose plain transcript names someone else where her name would be is not for her
 When no call is found in the words, whisper may still have heard her name and written a word it
 knows better ("Waddles, I live in Bristol"). The name check asks the recogniser how well the same
 audio fits the transcript with her name in place of the opening or closing words; a wording nearly
-as likely as what it wrote (within `name_check` nats) is a call."""
+as likely as what it wrote (within `name_check` nats) is a call.
+
+In a room, one person's sentence and another's call often reach her as one utterance ("the kettle's
+on ... hey GLaDOS, what time is it?"): the call is then mid-transcript, or whisper drops it. So the
+speech after each pause inside the utterance (`pause_look_s` or longer, the longest few) is heard
+again with the hotword; where it opens with a call, the rest of the utterance from there goes
+through the whole gate as an utterance of its own."""
 from __future__ import annotations
 
 import re
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .events import RATE, Transcript, Utterance
 from .stt import Transcriber
@@ -23,6 +29,8 @@ from .wake import WakeMatch, WakeWord
 
 WORDS = re.compile(r"[\w']+")
 LEFT_OUT = 3    # a transcript this many words shorter than the plain one left speech out
+PAUSES = 3      # at most this many pauses (the longest) are looked after
+LEAD_S = 0.15   # what is kept of the silence before speech resumed, when cutting at a pause
 
 
 def left_out(text: str, plain: str | None) -> bool:
@@ -43,14 +51,21 @@ class Heard:
                                        # or heard far more words (the hotword's call was whisper's guess)
     named: float | None = None         # the name check: log-probability of the best wording with her name
                                        # minus that of what was heard (0: as likely), when it ran
+    after_s: float = 0.0               # the call began after a pause this far into the utterance (0: at its start);
+                                       # transcript and request are then those of the rest from there
 
 
 class WakeGate:
     def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0, plain_check: bool = True,
-                 name_check: float = 0.0):
+                 name_check: float = 0.0, pause_look_s: float = 0.0):
         self.stt, self.wake, self.second_look_s, self.plain_check = stt, wake, second_look_s, plain_check
-        self.name_check = name_check
+        self.name_check, self.pause_look_s = name_check, pause_look_s
         self._plain = ThreadPoolExecutor(1, thread_name_prefix="plain-stt") if plain_check and stt.concurrent else None
+
+    @classmethod
+    def configured(cls, stt: Transcriber, wake: WakeWord, config) -> WakeGate:
+        """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig)."""
+        return cls(stt, wake, config.second_look_s, config.plain_check, config.name_check, config.pause_look_s)
 
     def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:
         """look_again: take the second look and the name check when the phrase is missing (not
@@ -83,7 +98,30 @@ class WakeGate:
             found, named = self._name(plain_transcript or transcript, phrase, first)
             if match is None and found is not None and self.name_check > 0 and named >= -self.name_check:
                 match = found
-        return Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named)
+        heard = Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named)
+        if heard.match is None and look_again and self.pause_look_s > 0:
+            return self._after_pauses(utterance, phrase) or heard
+        return heard
+
+    def _after_pauses(self, utterance: Utterance, phrase: str) -> Heard | None:
+        """A call that begins after a pause: the speech after each of the longest pauses is heard
+        with the hotword (its first `second_look_s`, one short transcription each); where that opens
+        with her name, the rest of the utterance is heard whole, with every check, as one of its own."""
+        pauses = sorted((p for p in utterance.pauses if p.silence_s >= self.pause_look_s and p.at_s < utterance.seconds - 0.3),
+                        key=lambda p: -p.silence_s)[:PAUSES]
+        for pause in sorted(pauses, key=lambda p: p.at_s):
+            cut = int(max(0.0, pause.at_s - min(LEAD_S, pause.silence_s / 2)) * RATE)
+            rest = Utterance(utterance.samples[cut:], utterance.start_s + cut / RATE, utterance.end_s,
+                             utterance.speech_end_s)           # no pauses: heard once, not again after each
+            look = rest.samples[: int((self.second_look_s or 2.0) * RATE)]
+            opening = self.stt.transcribe(Utterance(look, rest.start_s, rest.start_s + len(look) / RATE), hotwords=phrase)
+            found = self.wake.best(opening.text, phrase) if opening.text.strip() else None
+            if found is None or found.score < self.wake.threshold:
+                continue
+            heard = self.hear(rest, phrase)
+            if heard.match is not None:
+                return replace(heard, after_s=cut / RATE)
+        return None
 
     def _name(self, heard: Transcript, phrase: str, first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
         """The wording with her name that best fits the audio, and how much less likely it is than

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .audio.base import FRAME
-from .events import RATE, Utterance
+from .events import RATE, Pause, Utterance
 
 CONTEXT = 64   # samples of the previous frame the model sees, as faster-whisper feeds it
 
@@ -21,6 +21,7 @@ class VadOptions:
     pre_roll_s: float = 0.3         # audio kept from before speech started
     max_utterance_s: float = 20.0   # cut an utterance that runs on
     early_s: float = 0.0            # after this much silence, offer the utterance so far (early_utterance); 0: off
+    pause_s: float = 0.15           # a silence this long inside an utterance is kept as a Pause
 
 
 class SileroVAD:
@@ -63,6 +64,7 @@ class Segmenter:
         self.silent = 0
         self.speaking = False
         self.early: Utterance | None = None
+        self.pauses: list[Pause] = []
 
     def reset(self) -> None:
         """Forget any partial utterance (after she spoke with the microphone ignored)."""
@@ -89,6 +91,8 @@ class Segmenter:
             return None
         self.frames.append(frame)
         if prob >= self.opt.threshold - 0.15:      # a little hysteresis keeps words together
+            if self.silent * self.frame_s >= self.opt.pause_s:
+                self.pauses.append(Pause((len(self.frames) - 1) * self.frame_s, self.silent * self.frame_s))
             self.voiced += 1
             self.silent = 0
             self.voiced_until_s = self.time_s
@@ -99,7 +103,8 @@ class Segmenter:
             return self._finish()
         if self.opt.early_s and self.silent == max(1, round(self.opt.early_s / self.frame_s)) \
                 and self.voiced * self.frame_s >= self.opt.min_speech_s:
-            self.early = Utterance(np.concatenate(self.frames), self.start_s, self.time_s, speech_end_s=self.voiced_until_s)
+            self.early = Utterance(np.concatenate(self.frames), self.start_s, self.time_s,
+                                   speech_end_s=self.voiced_until_s, pauses=tuple(self.pauses))
         return None
 
     def early_utterance(self) -> Utterance | None:
@@ -110,13 +115,25 @@ class Segmenter:
         return early
 
     def _finish(self) -> Utterance | None:
-        frames, start, voiced, speech_end = self.frames, self.start_s, self.voiced, self.voiced_until_s
+        frames, start, voiced, speech_end, pauses = self.frames, self.start_s, self.voiced, self.voiced_until_s, self.pauses
         self._clear()
         self.pre_roll.clear()
         if voiced * self.frame_s < self.opt.min_speech_s:
             return None
-        return Utterance(np.concatenate(frames), start, self.time_s, speech_end_s=speech_end)
+        return Utterance(np.concatenate(frames), start, self.time_s, speech_end_s=speech_end, pauses=tuple(pauses))
 
     def flush(self) -> Utterance | None:
         """End of input: whatever is being said ends here."""
         return self._finish() if self.speaking else None
+
+
+def segment(samples: np.ndarray, options: VadOptions = VadOptions(), vad=None) -> list[Utterance]:
+    """Every utterance in a recording (16 kHz mono), as the voice loop's segmenter cuts them."""
+    segmenter = Segmenter(vad if vad is not None else SileroVAD(), options)
+    out = []
+    for i in range(0, len(samples) - FRAME + 1, FRAME):
+        if (utterance := segmenter.feed(samples[i:i + FRAME])) is not None:
+            out.append(utterance)
+    if (last := segmenter.flush()) is not None:
+        out.append(last)
+    return out

@@ -20,14 +20,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.progress import Progress  # noqa: E402
 from rich.table import Table  # noqa: E402
@@ -35,7 +38,8 @@ from rich.table import Table  # noqa: E402
 from assistant.audio.base import resample  # noqa: E402
 from assistant.audio.wavfile import read_wav  # noqa: E402
 from assistant.config import load_config  # noqa: E402
-from assistant.events import RATE, Utterance  # noqa: E402
+from assistant.events import RATE, Pause, Utterance  # noqa: E402
+from assistant.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.gate import WakeGate, left_out  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
@@ -49,19 +53,42 @@ def score_set(folder: Path, config) -> list[dict]:
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
     wake = make_wake(v.wake)
-    gate = WakeGate(make_transcriber(v.stt), wake, v.wake.second_look_s, v.wake.plain_check, v.wake.name_check)
+    gate = WakeGate.configured(make_transcriber(v.stt), wake, v.wake)
+    vad = SileroVAD()
     out = []
     progress = Progress(*Progress.get_default_columns(), transient=True)
     with progress:
         for row in progress.track(labels, description="transcribing the wake set"):
-            out.append(_score(gate, wake, v, folder, row))
+            out.append(_score(gate, wake, v, folder, row, vad))
     return out
 
 
-def _score(gate: WakeGate, wake, v, folder: Path, row: dict) -> dict:
+def load(folder: Path, row: dict):
     samples, rate = read_wav(folder / row["file"])
-    audio = resample(samples, rate, RATE)
-    heard = gate.hear(Utterance(audio, 0.0, len(audio) / RATE), v.wake.phrase, always=True)
+    return resample(samples, rate, RATE)
+
+
+def with_pauses(audio, vad: SileroVAD, v) -> Utterance:
+    """The whole recording as one utterance, with the pauses the loop's segmenter finds in it (an
+    end silence longer than any recording's, so it is never cut in two)."""
+    options = VadOptions(v.vad_threshold, v.min_speech_s, 60.0, v.pre_roll_s, 120.0)
+    cut = segment(audio, options, vad)
+    pauses = tuple(Pause(u.start_s + p.at_s, p.silence_s) for u in cut for p in u.pauses)
+    return Utterance(audio, 0.0, len(audio) / RATE, pauses=pauses)
+
+
+def speech(audio, vad: SileroVAD, v, keep_s: float = 0.1):
+    """A recording without the silence around its speech (keep_s of it kept each side)."""
+    cut = segment(audio, VadOptions(v.vad_threshold, v.min_speech_s, 60.0, v.pre_roll_s, 120.0), vad)
+    if not cut:
+        return audio
+    start = max(0.0, cut[0].start_s + v.pre_roll_s - keep_s)
+    end = (cut[-1].speech_end_s or cut[-1].end_s) + keep_s
+    return audio[int(start * RATE): int(end * RATE)]
+
+
+def _score(gate: WakeGate, wake, v, folder: Path, row: dict, vad: SileroVAD) -> dict:
+    heard = gate.hear(with_pauses(load(folder, row), vad, v), v.wake.phrase, always=True)
     return {**row, "heard": heard.transcript.text.strip(),
             "first": heard.first.score if heard.first else 0.0,
             "opening": heard.opening.score if heard.opening else 0.0,
@@ -69,6 +96,7 @@ def _score(gate: WakeGate, wake, v, folder: Path, row: dict) -> dict:
             "someone_else": bool(heard.plain) and wake.someone_else(heard.plain, v.wake.phrase),
             "left_out": left_out(heard.transcript.text, heard.plain),
             "named": heard.named if heard.named is not None else float("-inf"),
+            "after_pause": heard.after_s > 0,
             "accepted": heard.match is not None}
 
 
@@ -78,8 +106,8 @@ def gate_times(folder: Path, config, count: int = 24) -> dict[str, list[float]]:
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
     stt, wake = make_transcriber(v.stt), make_wake(v.wake)
-    gates = {"name check on": WakeGate(stt, wake, v.wake.second_look_s, v.wake.plain_check, v.wake.name_check),
-             "name check off": WakeGate(stt, wake, v.wake.second_look_s, v.wake.plain_check, 0.0)}
+    gates = {"name check on": WakeGate.configured(stt, wake, v.wake),
+             "name check off": WakeGate.configured(stt, wake, replace(v.wake, name_check=0.0))}
     times: dict[str, list[float]] = {name: [] for name in gates}
     for row in labels[:: max(1, len(labels) // count)]:
         samples, rate = read_wav(folder / row["file"])
@@ -100,7 +128,44 @@ def accepted(row: dict, threshold: float, margin: float) -> bool:
         return not row["left_out"]
     if row["opening"] >= threshold:
         return True
-    return margin > 0 and row["named"] >= -margin
+    return (margin > 0 and row["named"] >= -margin) or row["after_pause"]
+
+
+def merged(folder: Path, config, count: int, seed: int = 5) -> dict[str, dict[str, int]]:
+    """Two of the set's recordings one after the other with a short gap (0.25-0.45 s, under the end
+    silence), cut by the loop's segmenter as the loop would: another sentence then a call; two
+    ordinary sentences; a near miss and an ordinary sentence either way round. Each through the gate
+    with the look after pauses and without it: calls heard, false accepts."""
+    labels = json.loads((folder / "labels.json").read_text())
+    v = config.voice
+    stt, wake, vad = make_transcriber(v.stt), make_wake(v.wake), SileroVAD()
+    gates = {"after pauses": WakeGate.configured(stt, wake, v.wake),
+             "whole only": WakeGate.configured(stt, wake, replace(v.wake, pause_look_s=0.0))}
+    options = VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s, v.pre_roll_s, v.max_utterance_s)
+    rng = random.Random(seed)
+    kind = {k: [r for r in labels if r["label"] == k] for k in ("call", "ordinary", "near_miss")}
+    pairs = {"sentence, then a call": ("ordinary", "call"), "two ordinary sentences": ("ordinary", "ordinary"),
+             "near miss, then a sentence": ("near_miss", "ordinary"), "sentence, then a near miss": ("ordinary", "near_miss")}
+    counts = {name: {pair: 0 for pair in pairs} | {"utterances": 0} for name in gates}
+    times: dict[str, list[float]] = {name: [] for name in gates}
+    total = count * len(pairs)
+    progress = Progress(*Progress.get_default_columns(), transient=True)
+    with progress:
+        task = progress.add_task("two sentences as one utterance", total=total)
+        for pair, (a, b) in pairs.items():
+            for _ in range(count):
+                gap = np.zeros(int(rng.uniform(0.25, 0.45) * RATE), np.float32)
+                edge = np.zeros(int(0.5 * RATE), np.float32)
+                first, second = (speech(load(folder, rng.choice(kind[k])), vad, v) for k in (a, b))
+                audio = np.concatenate([edge, first, gap, second, edge])
+                for name, gate in gates.items():
+                    t0 = time.perf_counter()
+                    hits = [gate.hear(u, v.wake.phrase).match is not None for u in segment(audio, options, vad)]
+                    times[name].append(time.perf_counter() - t0)
+                    counts[name][pair] += any(hits)
+                    counts[name]["utterances"] += len(hits)
+                progress.advance(task)
+    return {name: counts[name] | {"seconds": statistics.mean(times[name])} for name in gates}
 
 
 def main() -> None:
@@ -109,6 +174,8 @@ def main() -> None:
                         help="a held-out set: 1 (bench/.wakeset-heldout), 2 or 3 (bench/.wakeset-heldout2, -heldout3)")
     parser.add_argument("--set", type=Path, help="a folder with labels.json (default: bench/.wakeset)")
     parser.add_argument("--list", action="store_true", help="every false accept and miss at the configured settings")
+    parser.add_argument("--merged", type=int, metavar="N",
+                        help="only the two-sentence utterances: N of each kind, built from the set's recordings")
     args = parser.parse_args()
     folder = args.set or ROOT / "bench" / (".wakeset", ".wakeset-heldout", ".wakeset-heldout2", ".wakeset-heldout3")[args.held_out]
     console = Console()
@@ -118,6 +185,20 @@ def main() -> None:
             wake_set(folder, held_out=args.held_out)
     config = load_config()
     wake = config.voice.wake
+    if args.merged:
+        results = merged(folder, config, args.merged)
+        out = Table(title=f"{folder.name}: two sentences heard as one utterance, {args.merged} of each kind "
+                          f"(pauses looked after from {wake.pause_look_s:g} s)")
+        out.add_column("woke her")
+        for name in results:
+            out.add_column(name, justify="right")
+        for kind in next(iter(results.values())):
+            if kind not in ("utterances", "seconds"):
+                out.add_row(kind, *[f"{row[kind]} of {args.merged}" for row in results.values()])
+        out.add_row("utterances the segmenter cut", *[str(row["utterances"]) for row in results.values()])
+        out.add_row("gate seconds per recording", *[f"{row['seconds']:.2f}" for row in results.values()])
+        console.print(out)
+        return
     rows = score_set(folder, config)
     calls = [r for r in rows if r["label"] == "call"]
     ordinary = [r for r in rows if r["label"] != "call"]

@@ -299,3 +299,19 @@ def test_early_transcription_is_used_only_when_nothing_was_said_after_it(tmp_pat
     assert stt.heard == ([1.2, 1.8] if resumes else [1.2])
     assert stats.heard == [f"note {1.8 if resumes else 1.2} seconds"]
     assert stats.timings[0].stt < 0.5
+
+
+def test_the_segmenter_keeps_the_pauses_inside_an_utterance():
+    """Silence shorter than the end silence stays inside the utterance, and where speech resumed
+    after it is kept (where another sentence, or another speaker, may begin)."""
+    from assistant.audio.base import FRAME
+    from assistant.events import RATE
+    from assistant.vad import Segmenter, VadOptions
+    frame_s = FRAME / RATE
+    script = [0.9] * 20 + [0.0] * 10 + [0.9] * 20 + [0.0] * 3 + [0.9] * 10 + [0.0] * 25
+    segmenter = Segmenter(ScriptedVAD(script), VadOptions(min_speech_s=0.1, end_silence_s=0.6, pre_roll_s=0.0,
+                                                         pause_s=0.15))
+    out = [u for frame in range(len(script)) if (u := segmenter.feed(np.zeros(FRAME, np.float32))) is not None]
+    assert len(out) == 1
+    (pause,) = out[0].pauses          # 10 silent frames (0.32 s) kept; 3 (0.1 s) are within a word
+    assert pause.silence_s == pytest.approx(10 * frame_s) and pause.at_s == pytest.approx(30 * frame_s)

@@ -268,3 +268,84 @@ def test_a_call_the_second_look_found_is_not_vetoed_for_being_short():
                      TranscriptWakeWord()).hear(speech, "hey glados")
     assert heard.match is not None and not heard.vetoed
     assert heard.match.request == "My name is Bob and I'm allergic to peanuts."
+
+
+class _Parts(_Hears):
+    """A recogniser for an utterance of two sentences, the second starting at `at_s`: the whole
+    heard as `whole`, from the second sentence on as `second` (with the hotword: `second_hot`)."""
+
+    def __init__(self, whole: str, second: str, second_hot: str, at_s: float):
+        super().__init__(whole, whole)
+        self.second, self.second_hot, self.at_s = second, second_hot, at_s
+
+    def transcribe(self, utterance, hotwords=None):
+        from assistant.events import Transcript
+        self.calls.append(hotwords)
+        if utterance.start_s >= self.at_s - 0.3:
+            return Transcript(self.second_hot if hotwords else self.second, utterance, 0.1)
+        return Transcript(self.with_hotword, utterance, 0.1)
+
+
+def test_a_call_after_someone_elses_sentence_in_one_utterance_is_heard_after_the_pause():
+    """The kettle's on ... hey GLaDOS, what time is it? reaches her as one utterance: the call is
+    mid-transcript. The speech after the pause is heard on its own; its request is what follows her
+    name, and the first sentence is not part of it."""
+    import numpy as np
+
+    from assistant.events import Pause, Utterance
+    from assistant.gate import WakeGate
+
+    wake = TranscriptWakeWord()
+    said = Utterance(np.zeros(16_000 * 4, np.float32), 10.0, 14.0, pauses=(Pause(0.4, 0.1), Pause(1.5, 0.35)))
+    whole = "The kettle's on. Hey glottos, what time is it?"
+
+    def gate(second_plain: str, **kw) -> WakeGate:
+        return WakeGate(_Parts(whole, second_plain, "hey glados what time is it", at_s=11.5), wake, **kw)
+
+    heard = gate("Hey glottos, what time is it?", pause_look_s=0.2).hear(said, "hey glados")
+    assert heard.match is not None and heard.match.request == "what time is it"
+    assert 1.3 <= heard.after_s < 1.5 and heard.transcript.text == "hey glados what time is it"
+    assert gate("Hey glottos, what time is it?", pause_look_s=0.0).hear(said, "hey glados").match is None
+    # a pause shorter than the setting is not looked after; nor is one in the follow-up window
+    assert gate("Hey glottos, what time is it?", pause_look_s=0.4).hear(said, "hey glados").match is None
+    assert gate("Hey glottos, what time is it?", pause_look_s=0.2).hear(said, "hey glados", look_again=False).match is None
+    # the part after the pause has every check: "hey Gladys" is someone else there too
+    assert gate("Hey Gladys, what time is it?", pause_look_s=0.2).hear(said, "hey glados").match is None
+    # nobody called after the pause: one short look, nothing else
+    quiet = WakeGate(_Parts(whole, "the kettle's on", "the kettle's on", at_s=11.5), wake, pause_look_s=0.2)
+    assert quiet.hear(said, "hey glados").match is None
+
+
+def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
+    """Piper's "Did you remember to feed the cat?" and, after a 0.3 s breath, "Hey GLaDOS, what
+    time is it?": the real VAD keeps them as one utterance, whisper hears the cat and not the call
+    (the whole alone misses it); the look after the pause finds it."""
+    import numpy as np
+
+    from assistant.audio.base import resample
+    from assistant.events import RATE
+    from assistant.gate import WakeGate
+    from assistant.stt import WhisperTranscriber
+    from assistant.tts import PiperSynthesizer
+    from assistant.vad import SileroVAD, VadOptions, segment
+
+    piper, stt, wake = PiperSynthesizer(noise_scale=0.0), WhisperTranscriber(), TranscriptWakeWord()
+
+    def said(text: str) -> np.ndarray:
+        speech = piper.synthesize(text)
+        return resample(speech.samples, speech.rate, RATE)
+
+    quiet = np.zeros(int(0.3 * RATE), np.float32)
+    audio = np.concatenate([quiet, said("Did you remember to feed the cat?"), quiet,
+                            said("Hey GLaDOS, what time is it?"), quiet, quiet, quiet])
+    utterances = segment(audio, VadOptions(end_silence_s=0.6), SileroVAD())
+    assert len(utterances) == 1 and utterances[0].pauses, utterances
+    whole_only = WakeGate(stt, wake, name_check=14.0).hear(utterances[0], "hey glados")
+    heard = WakeGate(stt, wake, name_check=14.0, pause_look_s=0.2).hear(utterances[0], "hey glados")
+    assert whole_only.match is None, whole_only.transcript.text
+    assert heard.match is not None and "what time is it" in heard.match.request.lower(), heard
+    assert "cat" not in heard.match.request.lower()
+    talk = np.concatenate([quiet, said("Did you remember to feed the cat?"), quiet,
+                           said("The kettle is on, by the way."), quiet, quiet, quiet])
+    for utterance in segment(talk, VadOptions(end_silence_s=0.6), SileroVAD()):
+        assert WakeGate(stt, wake, name_check=14.0, pause_look_s=0.2).hear(utterance, "hey glados").match is None
