@@ -106,7 +106,8 @@ class WakeGate:
     def _after_pauses(self, utterance: Utterance, phrase: str) -> Heard | None:
         """A call that begins after a pause: the speech after each of the longest pauses is heard
         with the hotword (its first `second_look_s`, one short transcription each); where that opens
-        with her name, the rest of the utterance is heard whole, with every check, as one of its own."""
+        with her name, the rest of the utterance is heard whole, with every check, as one of its own,
+        and what was heard without the hotword must pass the name check too."""
         pauses = sorted((p for p in utterance.pauses if p.silence_s >= self.pause_look_s and p.at_s < utterance.seconds - 0.3),
                         key=lambda p: -p.silence_s)[:PAUSES]
         for pause in sorted(pauses, key=lambda p: p.at_s):
@@ -118,8 +119,11 @@ class WakeGate:
             found = self.wake.best(opening.text, phrase) if opening.text.strip() else None
             if found is None or found.score < self.wake.threshold:
                 continue
-            heard = self.hear(rest, phrase)
-            if heard.match is not None:
+            heard = self.hear(rest, phrase, always=self.name_check > 0)
+            # Short speech heard with the hotword comes back as "hey glados" more readily ("set an alarm",
+            # after "hey Siri"): the call must also pass the name check on what was heard without it.
+            named = heard.named if heard.named is not None else float("-inf")
+            if heard.match is not None and (self.name_check <= 0 or named >= -self.name_check):
                 return replace(heard, after_s=cut / RATE)
         return None
 

@@ -174,15 +174,17 @@ class VoiceLoop:
     def _in_window(self, utterance: Utterance) -> bool:
         return utterance.start_s <= self.follow_up_until
 
-    def _heard(self, utterance: Utterance, phrase: str) -> tuple[Heard, float | None]:
-        """The gate's decision, and how long it was waited for when it had begun early (None: it
-        had not). An early start counts only when nothing was said after it."""
+    def _heard(self, utterance: Utterance, phrase: str) -> tuple[Heard, float]:
+        """The gate's decision, and how long the loop waited for it: all of it (both transcriptions
+        and every check), or what was left of it when it had begun early. An early start counts only
+        when nothing was said after it."""
         early, self._early = self._early, None
+        waiting = time.perf_counter()
         if early is not None and (early[0].start_s, early[0].speech_end_s) == (utterance.start_s, utterance.speech_end_s):
-            waiting = time.perf_counter()
             heard = early[1].result()
-            return heard, time.perf_counter() - waiting
-        return self.gate.hear(utterance, phrase, look_again=not self._in_window(utterance)), None
+        else:
+            heard = self.gate.hear(utterance, phrase, look_again=not self._in_window(utterance))
+        return heard, time.perf_counter() - waiting
 
     # -- the loop -------------------------------------------------------------------------------
     def run(self) -> VoiceStats:
@@ -224,8 +226,8 @@ class VoiceLoop:
             return
         follow_up = match is None       # let in by the window after her reply, not by her name
         request = match.request if match is not None else text
-        # what the user waited for: all of the transcription, or what was left of an early one
-        stt_s, end_of_speech_s = (transcript.stt_s if waited is None else waited), utterance.end_of_speech_s
+        # what the user waited for: the gate's whole decision, or what was left of an early one
+        stt_s, end_of_speech_s = waited, utterance.end_of_speech_s
         if match is not None and not request:
             # Called by name alone: the request usually follows after a breath. Listen for it
             # before answering, so her "yes?" never talks over it.

@@ -278,12 +278,17 @@ class _Parts(_Hears):
         super().__init__(whole, whole)
         self.second, self.second_hot, self.at_s = second, second_hot, at_s
 
+        self.fits: dict[str, float] = {}     # wordings' log-probabilities (the name check); what was heard: -5
+
     def transcribe(self, utterance, hotwords=None):
         from assistant.events import Transcript
         self.calls.append(hotwords)
         if utterance.start_s >= self.at_s - 0.3:
-            return Transcript(self.second_hot if hotwords else self.second, utterance, 0.1)
-        return Transcript(self.with_hotword, utterance, 0.1)
+            heard = self.second_hot if hotwords else self.second
+        else:
+            heard = self.with_hotword
+        return Transcript(heard, utterance, 0.1, lambda texts: [-5.0 if t == heard else self.fits.get(t, -40.0)
+                                                                 for t in texts])
 
 
 def test_a_call_after_someone_elses_sentence_in_one_utterance_is_heard_after_the_pause():
@@ -311,6 +316,13 @@ def test_a_call_after_someone_elses_sentence_in_one_utterance_is_heard_after_the
     assert gate("Hey glottos, what time is it?", pause_look_s=0.2).hear(said, "hey glados", look_again=False).match is None
     # the part after the pause has every check: "hey Gladys" is someone else there too
     assert gate("Hey Gladys, what time is it?", pause_look_s=0.2).hear(said, "hey glados").match is None
+    # with the name check on, what was heard without the hotword must pass it too: whisper told to
+    # expect "hey glados" writes it for short speech ("set an alarm" after "hey Siri")
+    checked = gate("Air canal arm.", pause_look_s=0.2, name_check=14.0)
+    assert checked.hear(said, "hey glados").match is None
+    fits = gate("Hey glottos, what time is it?", pause_look_s=0.2, name_check=14.0)
+    fits.stt.fits = {"Hey GLaDOS, what time is it?": -9.0}
+    assert fits.hear(said, "hey glados").match.request == "what time is it"
     # nobody called after the pause: one short look, nothing else
     quiet = WakeGate(_Parts(whole, "the kettle's on", "the kettle's on", at_s=11.5), wake, pause_look_s=0.2)
     assert quiet.hear(said, "hey glados").match is None
