@@ -1,7 +1,7 @@
 """Is it for her? False accepts per 100 ordinary sentences and misses of the ways to call her, on
 the labelled wake set, across wake thresholds.
 
-    .venv/bin/python bench/wake_bench.py [--held-out [1|2]] [--set DIR] [--list]
+    .venv/bin/python bench/wake_bench.py [--held-out [1|2|3]] [--set DIR] [--list] [--merged N]
 
 The set (tests/fixtures/wake_sentences.py: 106 household sentences, 25 of them near misses such as
 "hey glad to see you", "Gladys", "hey Google"; 24 calls) is spoken by make_fixtures.py --wake-set
@@ -14,7 +14,13 @@ words heard, scored against the audio). The configured threshold and name margin
 
 --held-out scores held-out sentences (40 calls, 20 near misses, 40 ordinary each), written after
 the settings were chosen on the first set: set 1 (bench/.wakeset-heldout) was then used to move
-the name check's margin, so it flatters too; set 2 (bench/.wakeset-heldout2) was scored once.
+the name check's margin, so it flatters too; set 2 (bench/.wakeset-heldout2) changed only near-miss
+word rules; set 3 (bench/.wakeset-heldout3) was scored before and after one round, unseen between.
+Each recording is one utterance carrying the pauses the loop's segmenter finds in it.
+
+--merged N builds utterances of two of the set's recordings with a breath between (under the end
+silence: the segmenter keeps them as one), N of each kind, and counts how often each woke her with
+the look after pauses and without it (voice.wake.pause_look_s), and the gate's time.
 """
 from __future__ import annotations
 

@@ -125,6 +125,8 @@ def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_
                                  ("hey GLaDOS, remind me to call Gladys", "hey glados", False),
                                  ("Hey gladdies, the kettle's on.", "hey glados", True),     # her name's kin
                                  ("Gladest ring about the party.", "hey glados", True),
+                                 ("Hey lad, who's playing?", "hey glados", True),            # people addressed
+                                 ("Okay, guys, let's get going.", "hey glados", True),
                                  ("How long until Christmas gladdos?", "hey glados", False),  # her name, spelled
                                  ("Gladoss, what time is it?", "hey glados", False),
                                  ("Hey, glad I'm good morning.", "hey glados", False),      # a call, misheard

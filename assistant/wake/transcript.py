@@ -19,7 +19,8 @@ NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     #
 # Other people and assistants: heard without the hotword where her name would be, the hotword's
 # "glados" was whisper's guess, not what was said ("hey Gladys" -> "hey glados" with the hotword).
 OTHER_NAMES = {"gladys", "gladis", "gladstone", "claude", "claudia", "clyde", "glenda", "google", "jarvis", "siri",
-               "alexa", "cortana"}
+               "alexa", "cortana",
+               "guys", "lad", "lads"}      # people addressed together: never written for a call on the wake sets
 SPELLED_AS_HER = 0.85    # letters in common (difflib's ratio): "gladdos" 0.92 is her name, "gladys" 0.83 is not
 # How the recogniser writes a name, for wordings scored against the audio (else: capitalised).
 SPELLINGS = {"glados": ("GLaDOS", "Glados")}
