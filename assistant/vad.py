@@ -3,7 +3,7 @@ that turns frames into utterances with pre-roll, an end-of-speech silence and a 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -22,6 +22,12 @@ class VadOptions:
     max_utterance_s: float = 20.0   # cut an utterance that runs on
     early_s: float = 0.0            # after this much silence, offer the utterance so far (early_utterance); 0: off
     pause_s: float = 0.15           # a silence this long inside an utterance is kept as a Pause
+
+    @classmethod
+    def configured(cls, voice, **changes) -> VadOptions:
+        """The segmenter as `voice` in config.yaml describes it (voice: a VoiceConfig), with changes."""
+        return replace(cls(voice.vad_threshold, voice.min_speech_s, voice.end_silence_s, voice.pre_roll_s,
+                           voice.max_utterance_s, voice.early_stt_s), **changes)
 
 
 class SileroVAD:

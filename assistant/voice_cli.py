@@ -27,8 +27,7 @@ def build_loop(config: Config, brain: Brain, source, sink, console: Console | No
                stt: Transcriber | None = None, tts: Synthesizer | None = None) -> VoiceLoop:
     """The loop as config describes it; already loaded models can be passed in (tests, benchmarks)."""
     v = config.voice
-    segmenter = Segmenter(SileroVAD(), VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s,
-                                                  v.pre_roll_s, v.max_utterance_s, v.early_stt_s))
+    segmenter = Segmenter(SileroVAD(), VadOptions.configured(v))
     stt = stt or make_transcriber(v.stt)
     tts = tts or make_synthesizer(v.tts)
 

@@ -74,18 +74,22 @@ def load(folder: Path, row: dict):
     return resample(samples, rate, RATE)
 
 
+def _never_cut(v) -> VadOptions:
+    """The loop's segmenter with an end silence longer than any recording's."""
+    return VadOptions.configured(v, end_silence_s=60.0, max_utterance_s=120.0, early_s=0.0)
+
+
 def with_pauses(audio, vad: SileroVAD, v) -> Utterance:
     """The whole recording as one utterance, with the pauses the loop's segmenter finds in it (an
     end silence longer than any recording's, so it is never cut in two)."""
-    options = VadOptions(v.vad_threshold, v.min_speech_s, 60.0, v.pre_roll_s, 120.0)
-    cut = segment(audio, options, vad)
+    cut = segment(audio, _never_cut(v), vad)
     pauses = tuple(Pause(u.start_s + p.at_s, p.silence_s) for u in cut for p in u.pauses)
     return Utterance(audio, 0.0, len(audio) / RATE, pauses=pauses)
 
 
 def speech(audio, vad: SileroVAD, v, keep_s: float = 0.1):
     """A recording without the silence around its speech (keep_s of it kept each side)."""
-    cut = segment(audio, VadOptions(v.vad_threshold, v.min_speech_s, 60.0, v.pre_roll_s, 120.0), vad)
+    cut = segment(audio, _never_cut(v), vad)
     if not cut:
         return audio
     start = max(0.0, cut[0].start_s + v.pre_roll_s - keep_s)
@@ -147,7 +151,7 @@ def merged(folder: Path, config, count: int, seed: int = 5) -> dict[str, dict[st
     stt, wake, vad = make_transcriber(v.stt), make_wake(v.wake), SileroVAD()
     gates = {"after pauses": WakeGate.configured(stt, wake, v.wake),
              "whole only": WakeGate.configured(stt, wake, replace(v.wake, pause_look_s=0.0))}
-    options = VadOptions(v.vad_threshold, v.min_speech_s, v.end_silence_s, v.pre_roll_s, v.max_utterance_s)
+    options = VadOptions.configured(v, early_s=0.0)
     rng = random.Random(seed)
     kind = {k: [r for r in labels if r["label"] == k] for k in ("call", "ordinary", "near_miss")}
     pairs = {"sentence, then a call": ("ordinary", "call"), "two ordinary sentences": ("ordinary", "ordinary"),
