@@ -136,6 +136,7 @@ class Segmenter:
 def segment(samples: np.ndarray, options: VadOptions = VadOptions(), vad=None) -> list[Utterance]:
     """Every utterance in a recording (16 kHz mono), as the voice loop's segmenter cuts them."""
     segmenter = Segmenter(vad if vad is not None else SileroVAD(), options)
+    segmenter.reset()       # a VAD passed in starts without the state the last recording left in it
     out = []
     for i in range(0, len(samples) - FRAME + 1, FRAME):
         if (utterance := segmenter.feed(samples[i:i + FRAME])) is not None:
