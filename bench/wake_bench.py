@@ -167,10 +167,10 @@ def merged(folder: Path, config, count: int, seed: int = 5) -> dict[str, dict[st
                 gap = np.zeros(int(rng.uniform(0.25, 0.45) * RATE), np.float32)
                 edge = np.zeros(int(0.5 * RATE), np.float32)
                 first, second = (speech(load(folder, rng.choice(kind[k])), vad, v) for k in (a, b))
-                audio = np.concatenate([edge, first, gap, second, edge])
+                utterances = segment(np.concatenate([edge, first, gap, second, edge]), options, vad)
                 for name, gate in gates.items():
                     t0 = time.perf_counter()
-                    hits = [gate.hear(u, v.wake.phrase).match is not None for u in segment(audio, options, vad)]
+                    hits = [gate.hear(u, v.wake.phrase).match is not None for u in utterances]
                     times[name].append(time.perf_counter() - t0)
                     counts[name][pair] += any(hits)
                     counts[name]["utterances"] += len(hits)
