@@ -180,14 +180,14 @@ def merged(folder: Path, config, count: int, seed: int = 5) -> dict[str, dict[st
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--held-out", type=int, nargs="?", const=1, default=0, choices=(0, 1, 2, 3),
-                        help="a held-out set: 1 (bench/.wakeset-heldout), 2 or 3 (bench/.wakeset-heldout2, -heldout3)")
+    parser.add_argument("--held-out", type=int, nargs="?", const=1, default=0, choices=(0, 1, 2, 3, 4),
+                        help="a held-out set: 1 (bench/.wakeset-heldout), 2 to 4 (bench/.wakeset-heldout2 to -heldout4)")
     parser.add_argument("--set", type=Path, help="a folder with labels.json (default: bench/.wakeset)")
     parser.add_argument("--list", action="store_true", help="every false accept and miss at the configured settings")
     parser.add_argument("--merged", type=int, metavar="N",
                         help="only the two-sentence utterances: N of each kind, built from the set's recordings")
     args = parser.parse_args()
-    folder = args.set or ROOT / "bench" / (".wakeset", ".wakeset-heldout", ".wakeset-heldout2", ".wakeset-heldout3")[args.held_out]
+    folder = args.set or ROOT / "bench" / (".wakeset", ".wakeset-heldout", ".wakeset-heldout2", ".wakeset-heldout3", ".wakeset-heldout4")[args.held_out]
     console = Console()
     if not (folder / "labels.json").exists():
         from tests.fixtures.make_fixtures import wake_set
