@@ -14,8 +14,9 @@ as likely as what it wrote (within `name_check` nats) is a call.
 In a room, one person's sentence and another's call often reach her as one utterance ("the kettle's
 on ... hey GLaDOS, what time is it?"): the call is then mid-transcript, or whisper drops it. So the
 speech after each pause inside the utterance (`pause_look_s` or longer, the longest few) is heard
-again with the hotword; where it opens with a call, the rest of the utterance from there goes
-through the whole gate as an utterance of its own."""
+again with the hotword; where it opens with a call (in the words, or her name fits in place of its
+first words: a call without a greeting is the one whisper mishears most), the rest of the utterance
+from there goes through the whole gate as an utterance of its own."""
 from __future__ import annotations
 
 import re
@@ -116,8 +117,7 @@ class WakeGate:
                              utterance.speech_end_s)           # no pauses: heard once, not again after each
             look = rest.samples[: int((self.second_look_s or 2.0) * RATE)]
             opening = self.stt.transcribe(Utterance(look, rest.start_s, rest.start_s + len(look) / RATE), hotwords=phrase)
-            found = self.wake.best(opening.text, phrase) if opening.text.strip() else None
-            if found is None or found.score < self.wake.threshold:
+            if not self._opens_with_call(opening, phrase):
                 continue
             heard = self.hear(rest, phrase, always=self.name_check > 0)
             # Short speech heard with the hotword comes back as "hey glados" more readily ("set an alarm",
@@ -127,13 +127,27 @@ class WakeGate:
                 return replace(heard, after_s=cut / RATE)
         return None
 
-    def _name(self, heard: Transcript, phrase: str, first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
+    def _opens_with_call(self, look: Transcript, phrase: str) -> bool:
+        """Whether the speech after a pause may open with a call: her name in the words, or, with
+        the name check on, in place of its first words nearly as likely as what was heard ("the
+        kettle's on ... Waddles, what time is it?": a call without a greeting is often misheard)."""
+        text = look.text.strip()
+        found = self.wake.best(text, phrase) if text else None
+        if found is not None and found.score >= self.wake.threshold:
+            return True
+        if self.name_check <= 0 or not text:
+            return False
+        _, named = self._name(look, phrase, None, quick=True)
+        return named is not None and named >= -self.name_check
+
+    def _name(self, heard: Transcript, phrase: str, first: WakeMatch | None,
+              quick: bool = False) -> tuple[WakeMatch | None, float | None]:
         """The wording with her name that best fits the audio, and how much less likely it is than
         what the recogniser wrote. Made from the plain transcript when there is one: it is what the
         audio sounds like, not what whisper was told to expect (wordings made from the hotword's
         transcript as well woke her for "glasses are in the top cupboard" and found no more calls)."""
         text = heard.text.strip()
-        wordings = self.wake.wordings(text, phrase) if text and heard.rescore is not None else []
+        wordings = self.wake.wordings(text, phrase, quick) if text and heard.rescore is not None else []
         if not wordings:
             return None, None
         scores = heard.rescore([text] + [w.text for w in wordings])

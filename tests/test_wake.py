@@ -192,6 +192,9 @@ def test_wordings_put_her_name_where_a_call_would_be_and_never_over_someone_else
     assert texts["Hey Glados, what did I tell you yesterday?"] == "what did I tell you yesterday"
     assert texts["Okay Guado, what did I tell you, GLaDOS?"] == "Okay Guado, what did I tell you"
     assert not any(text.startswith("GLaDOS, Guado") for text in texts)       # a greeting alone is not replaced
+    quick = {w.text for w in wake.wordings("Okay Guado, what did I tell you yesterday?", "hey glados", quick=True)}
+    assert "Okay GLaDOS, what did I tell you yesterday?" in quick and quick < set(texts)
+    assert not any("Glados" in text or text.endswith("GLaDOS?") for text in quick)   # one spelling, the opening only
     for heard, other in (("Hey Gladys, where's the remote?", "gladys"), ("Glad you came.", "glad"),
                          ("Hey guys, dinner!", "guys"), ("Alexa, lights on.", "alexa")):
         wordings = wake.wordings(heard, "hey glados")
@@ -325,6 +328,17 @@ def test_a_call_after_someone_elses_sentence_in_one_utterance_is_heard_after_the
     fits = gate("Hey glottos, what time is it?", pause_look_s=0.2, name_check=14.0)
     fits.stt.fits = {"Hey GLaDOS, what time is it?": -9.0}
     assert fits.hear(said, "hey glados").match.request == "what time is it"
+    # her name without a greeting, misheard in the words after the pause too ("Waddles, ..."): the name
+    # check on the look's own transcript finds it, and the rest must pass every check as before
+    def bare(fits: dict[str, float]) -> WakeGate:
+        gate = WakeGate(_Parts(whole, "Waddles, what time is it?", "waddles what time is it", at_s=11.5), wake,
+                        pause_look_s=0.2, name_check=14.0)
+        gate.stt.fits = fits
+        return gate
+    heard = bare({"GLaDOS, what time is it": -9.0, "GLaDOS, what time is it?": -9.0}).hear(said, "hey glados")
+    assert heard.match is not None and heard.match.request == "what time is it" and heard.after_s > 1.0
+    assert bare({}).hear(said, "hey glados").match is None                  # her name does not fit there
+    assert bare({"GLaDOS, what time is it": -9.0}).hear(said, "hey glados").match is None   # the rest's check fails
     # nobody called after the pause: one short look, nothing else
     quiet = WakeGate(_Parts(whole, "the kettle's on", "the kettle's on", at_s=11.5), wake, pause_look_s=0.2)
     assert quiet.hear(said, "hey glados").match is None
@@ -333,7 +347,7 @@ def test_a_call_after_someone_elses_sentence_in_one_utterance_is_heard_after_the
 def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
     """Piper's "Did you remember to feed the cat?" and, after a 0.3 s breath, "Hey GLaDOS, what
     time is it?": the real VAD keeps them as one utterance, whisper hears the cat and not the call
-    (the whole alone misses it); the look after the pause finds it."""
+    (the whole alone misses it); the look after the pause finds it, and a call without a greeting."""
     import numpy as np
 
     from assistant.audio.base import resample
@@ -359,6 +373,15 @@ def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
     assert whole_only.match is None, whole_only.transcript.text
     assert heard.match is not None and "what time is it" in heard.match.request.lower(), heard
     assert "cat" not in heard.match.request.lower()
+    # her name without a greeting after the sentence: whisper writes "bloodles" (after the pause too);
+    # the name check on the look's transcript finds it
+    bare = segment(np.concatenate([quiet, said("The kettle is on, by the way."), quiet,
+                                   said("Glados, I live in Bristol now."), quiet, quiet, quiet]),
+                   VadOptions(end_silence_s=0.6), SileroVAD())
+    assert len(bare) == 1, bare
+    heard = WakeGate(stt, wake, name_check=14.0, pause_look_s=0.2).hear(bare[0], "hey glados")
+    assert heard.match is not None and "bristol" in heard.match.request.lower(), heard
+    assert "kettle" not in heard.match.request.lower() and heard.after_s > 1.0
     talk = np.concatenate([quiet, said("Did you remember to feed the cat?"), quiet,
                            said("The kettle is on, by the way."), quiet, quiet, quiet])
     for utterance in segment(talk, VadOptions(end_silence_s=0.6), SileroVAD()):

@@ -34,9 +34,10 @@ class WakeWord(ABC):
         """Whether a transcript made without the hotword shows the call was for someone else."""
         return False
 
-    def wordings(self, heard: str, phrase: str) -> list[Wording]:
+    def wordings(self, heard: str, phrase: str, quick: bool = False) -> list[Wording]:
         """The transcript with her name in place of the words where a call would be (the gate asks
-        the recogniser whether the audio fits one of them as well as what it heard)."""
+        the recogniser whether the audio fits one of them as well as what it heard); quick: in place
+        of the first words only, one spelling (a first look, checked again in full)."""
         return []
 
     def listen(self, samples: "np.ndarray") -> float:

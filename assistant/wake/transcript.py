@@ -111,7 +111,7 @@ class TranscriptWakeWord(WakeWord):
         # Unless she is called besides: "hey GLaDOS, remind me to call Gladys" is hers.
         return self.match(" ".join(w for w in words if not other(w)), phrase) is None
 
-    def wordings(self, heard: str, phrase: str) -> list[Wording]:
+    def wordings(self, heard: str, phrase: str, quick: bool = False) -> list[Wording]:
         """Her name in place of the first one or two words (after a greeting, or with one), or of
         the last one or two: "Waddles, I live in Bristol" -> "GLaDOS, I live in Bristol". Words
         that name someone else ("Gladys", "glad", "hey guys") are never replaced."""
@@ -121,7 +121,7 @@ class TranscriptWakeWord(WakeWord):
         name = [w for w in wanted if w not in GREETINGS] or wanted
         if not words or not wanted:
             return []
-        spellings = SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))
+        spellings = SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))[: 1 if quick else None]
         greeting = next((w for w in wanted if w in GREETINGS), "hey").capitalize()
         vetoed = (NEAR_MISSES | OTHER_NAMES) - set(wanted)
 
@@ -142,7 +142,7 @@ class TranscriptWakeWord(WakeWord):
                 for spelled in spellings:
                     said = f"{spans[0].group().capitalize()} {spelled},"
                     out.append(Wording(f"{said} {tail}" if tail else f"{said[:-1]}{end}", tail.strip(" ,.!?;:")))
-            if len(words) > k and not vetoed & set(words[-k:]):                    # at the end
+            if not quick and len(words) > k and not vetoed & set(words[-k:]):      # at the end
                 head = heard[:spans[-k].start()].strip(" ,.!?;:")
                 if head:
                     out += [Wording(f"{head}, {spelled}{end}", head) for spelled in spellings]
