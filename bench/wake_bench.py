@@ -141,11 +141,12 @@ def accepted(row: dict, threshold: float, margin: float) -> bool:
     return (margin > 0 and row["named"] >= -margin) or row["after_pause"]
 
 
-def merged(folder: Path, config, count: int, seed: int = 5) -> dict[str, dict[str, int]]:
+def merged(folder: Path, config, count: int, seed: int = 5) -> tuple[dict[str, dict[str, int]], list[str]]:
     """Two of the set's recordings one after the other with a short gap (0.25-0.45 s, under the end
     silence), cut by the loop's segmenter as the loop would: another sentence then a call; two
     ordinary sentences; a near miss and an ordinary sentence either way round. Each through the gate
-    with the look after pauses and without it: calls heard, false accepts."""
+    with the look after pauses and without it: calls heard, false accepts; and each miss and false
+    accept, described."""
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
     stt, wake, vad = make_transcriber(v.stt), make_wake(v.wake), SileroVAD()
@@ -158,6 +159,7 @@ def merged(folder: Path, config, count: int, seed: int = 5) -> dict[str, dict[st
              "near miss, then a sentence": ("near_miss", "ordinary"), "sentence, then a near miss": ("ordinary", "near_miss")}
     counts = {name: {pair: 0 for pair in pairs} | {"utterances": 0} for name in gates}
     times: dict[str, list[float]] = {name: [] for name in gates}
+    failures: list[str] = []
     total = count * len(pairs)
     progress = Progress(*Progress.get_default_columns(), transient=True)
     with progress:
@@ -166,16 +168,22 @@ def merged(folder: Path, config, count: int, seed: int = 5) -> dict[str, dict[st
             for _ in range(count):
                 gap = np.zeros(int(rng.uniform(0.25, 0.45) * RATE), np.float32)
                 edge = np.zeros(int(0.5 * RATE), np.float32)
-                first, second = (speech(load(folder, rng.choice(kind[k])), vad, v) for k in (a, b))
+                rows = [rng.choice(kind[k]) for k in (a, b)]
+                first, second = (speech(load(folder, row), vad, v) for row in rows)
                 utterances = segment(np.concatenate([edge, first, gap, second, edge]), options, vad)
                 for name, gate in gates.items():
                     t0 = time.perf_counter()
-                    hits = [gate.hear(u, v.wake.phrase).match is not None for u in utterances]
+                    heard = [gate.hear(u, v.wake.phrase) for u in utterances]
                     times[name].append(time.perf_counter() - t0)
-                    counts[name][pair] += any(hits)
-                    counts[name]["utterances"] += len(hits)
+                    woke = any(h.match is not None for h in heard)
+                    counts[name][pair] += woke
+                    counts[name]["utterances"] += len(heard)
+                    if woke != (b == "call"):
+                        failures.append(f"{'missed' if b == 'call' else 'woke her'} ({name}) [{rows[1]['voice']}] "
+                                        f"{rows[0]['text']!r} + {rows[1]['text']!r}: heard "
+                                        + " | ".join(repr(h.transcript.text) for h in heard))
                 progress.advance(task)
-    return {name: counts[name] | {"seconds": statistics.mean(times[name])} for name in gates}
+    return {name: counts[name] | {"seconds": statistics.mean(times[name])} for name in gates}, failures
 
 
 def main() -> None:
@@ -196,7 +204,7 @@ def main() -> None:
     config = load_config()
     wake = config.voice.wake
     if args.merged:
-        results = merged(folder, config, args.merged)
+        results, failures = merged(folder, config, args.merged)
         out = Table(title=f"{folder.name}: two sentences heard as one utterance, {args.merged} of each kind "
                           f"(pauses looked after from {wake.pause_look_s:g} s)")
         out.add_column("woke her")
@@ -208,6 +216,9 @@ def main() -> None:
         out.add_row("utterances the segmenter cut", *[str(row["utterances"]) for row in results.values()])
         out.add_row("gate seconds per recording", *[f"{row['seconds']:.2f}" for row in results.values()])
         console.print(out)
+        if args.list:
+            for line in failures:
+                console.print(line, markup=False)
         return
     rows = score_set(folder, config)
     calls = [r for r in rows if r["label"] == "call"]
