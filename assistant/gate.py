@@ -132,10 +132,11 @@ class WakeGate:
         the name check on, in place of its first words nearly as likely as what was heard ("the
         kettle's on ... Waddles, what time is it?": a call without a greeting is often misheard)."""
         text = look.text.strip()
-        found = self.wake.best(text, phrase) if text else None
-        if found is not None and found.score >= self.wake.threshold:
+        if not text:
+            return False
+        if self.wake.match(text, phrase) is not None:
             return True
-        if self.name_check <= 0 or not text:
+        if self.name_check <= 0:
             return False
         _, named = self._name(look, phrase, None, quick=True)
         return named is not None and named >= -self.name_check
