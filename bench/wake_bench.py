@@ -1,7 +1,7 @@
 """Is it for her? False accepts per 100 ordinary sentences and misses of the ways to call her, on
 the labelled wake set, across wake thresholds.
 
-    .venv/bin/python bench/wake_bench.py [--held-out [1|2|3]] [--set DIR] [--list] [--merged N]
+    .venv/bin/python bench/wake_bench.py [--held-out [1-5]] [--set DIR] [--list] [--merged N]
 
 The set (tests/fixtures/wake_sentences.py: 106 household sentences, 25 of them near misses such as
 "hey glad to see you", "Gladys", "hey Google"; 24 calls) is spoken by make_fixtures.py --wake-set
@@ -15,7 +15,8 @@ words heard, scored against the audio). The configured threshold and name margin
 --held-out scores held-out sentences (40 calls, 20 near misses, 40 ordinary each), written after
 the settings were chosen on the first set: set 1 (bench/.wakeset-heldout) was then used to move
 the name check's margin, so it flatters too; set 2 (bench/.wakeset-heldout2) changed only near-miss
-word rules; set 3 (bench/.wakeset-heldout3) was scored before and after one round, unseen between.
+word rules; sets 3 to 5 (bench/.wakeset-heldout3, ...) were each written at the start of a round and
+scored before and after it, unseen between.
 Each recording is one utterance carrying the pauses the loop's segmenter finds in it.
 
 --merged N builds utterances of two of the set's recordings with a breath between (under the end
@@ -49,6 +50,7 @@ from assistant.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.gate import WakeGate, left_out  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
+from tests.fixtures.make_fixtures import HELD_OUT_SETS, wake_set  # noqa: E402
 
 THRESHOLDS = (0.70, 0.74, 0.78, 0.82, 0.86, 0.90, 0.94)
 MARGINS = (0.0, 8.0, 10.0, 12.5, 15.0, 17.5)      # the name check, nats (0: off)
@@ -188,17 +190,16 @@ def merged(folder: Path, config, count: int, seed: int = 5) -> tuple[dict[str, d
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--held-out", type=int, nargs="?", const=1, default=0, choices=(0, 1, 2, 3, 4),
-                        help="a held-out set: 1 (bench/.wakeset-heldout), 2 to 4 (bench/.wakeset-heldout2 to -heldout4)")
+    parser.add_argument("--held-out", type=int, nargs="?", const=1, default=0, choices=range(HELD_OUT_SETS + 1),
+                        help=f"a held-out set: 1 (bench/.wakeset-heldout), 2 to {HELD_OUT_SETS} (bench/.wakeset-heldout2, ...)")
     parser.add_argument("--set", type=Path, help="a folder with labels.json (default: bench/.wakeset)")
     parser.add_argument("--list", action="store_true", help="every false accept and miss at the configured settings")
     parser.add_argument("--merged", type=int, metavar="N",
                         help="only the two-sentence utterances: N of each kind, built from the set's recordings")
     args = parser.parse_args()
-    folder = args.set or ROOT / "bench" / (".wakeset", ".wakeset-heldout", ".wakeset-heldout2", ".wakeset-heldout3", ".wakeset-heldout4")[args.held_out]
+    folder = args.set or ROOT / "bench" / (".wakeset" + ("", "-heldout", f"-heldout{args.held_out}")[min(args.held_out, 2)])
     console = Console()
     if not (folder / "labels.json").exists():
-        from tests.fixtures.make_fixtures import wake_set
         with console.status(f"speaking the wake set into {folder}"):
             wake_set(folder, held_out=args.held_out)
     config = load_config()
