@@ -315,3 +315,29 @@ def test_the_segmenter_keeps_the_pauses_inside_an_utterance():
     assert len(out) == 1
     (pause,) = out[0].pauses          # 10 silent frames (0.32 s) kept; 3 (0.1 s) are within a word
     assert pause.silence_s == pytest.approx(10 * frame_s) and pause.at_s == pytest.approx(30 * frame_s)
+
+
+def test_a_transcription_stuck_in_a_loop_is_cut_short_and_heard_again(models):
+    """tiny.en hears this espeak-ng "Glados, how old is the universe?" as "No, no, no, ..." to its
+    448-token limit (here; int8 kernels on another CPU may not loop at all). Each decode is capped by
+    the utterance's length, and a looped one is decoded again with repeats penalised."""
+    import re
+    from assistant.events import Utterance
+    stt, _ = models
+    samples, rate = read_wav(FIXTURES / "loop_espeak_16k.wav")
+    utterance = Utterance(samples, 0.0, len(samples) / rate)
+    decode, limits = stt.model.transcribe, []
+
+    def recording(*args, **kwargs):
+        limits.append(kwargs.get("max_new_tokens") or 448)
+        return decode(*args, **kwargs)
+    stt.model.transcribe = recording
+    try:
+        heard = [stt.transcribe(utterance).text, stt.transcribe(utterance, hotwords="hey glados").text]
+    finally:
+        stt.model.transcribe = decode
+    for text in heard:
+        words = re.findall(r"[\w']+", text.lower())
+        assert 0 < len(words) < 20, text
+        assert not any(words[i:i + 3] == [words[i]] * 3 for i in range(len(words))), text    # no "no, no, no"
+    assert limits and max(limits) <= 12 * utterance.seconds + 1

@@ -24,6 +24,17 @@ def bundled_model_path() -> str:
 
 HOP = 160                   # samples per mel frame
 WINDOW_FRAMES = 30 * RATE // HOP    # whisper's 30 s window
+# Whisper sometimes loops on a voice it cannot follow ("No, no, no, ..." for espeak-ng's "Glados,
+# put the radio on") until its 448-token limit: about 2 s more for the wake gate to wait. Speech on
+# the wake sets never took more than 6.5 tokens a second, so a transcription stops at twice that.
+TOKENS_PER_S, MIN_TOKENS, MAX_TOKENS = 12, 16, 224    # per 30 s window; 224: half whisper's 448, its own default
+UNLOOP = 1.3                # the repetition penalty of the second decoding of a looped text
+
+
+def looped(tokens: Sequence[int]) -> bool:
+    """Stuck repeating itself: a looped text has a few distinct tokens (3 of 227 for "No, no, ..."),
+    real speech on the wake sets more than half of them."""
+    return len(tokens) >= 12 and 3 * len(set(tokens)) <= len(tokens)
 
 
 class WhisperTranscriber(Transcriber):
@@ -49,17 +60,26 @@ class WhisperTranscriber(Transcriber):
     def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
         t0 = time.perf_counter()
         self._kept.encoded = None
-        segments, _ = self.model.transcribe(
-            utterance.samples, language=self.language, beam_size=self.beam_size, hotwords=hotwords,
-            vad_filter=False, condition_on_previous_text=False, without_timestamps=True,
-            temperature=0.0)   # no temperature fallback: one decode, so the time is bounded
+        limit = min(MAX_TOKENS, max(MIN_TOKENS, int(TOKENS_PER_S * utterance.seconds)))
+        segments = self._decode(utterance, hotwords, limit)
+        encoded, self._kept.encoded = self._kept.encoded, False     # False: keep no more until the next one
+        if any(looped(s.tokens) for s in segments):
+            # A loop: decoded once more, repeats penalised, so the words around it are heard.
+            segments = self._decode(utterance, hotwords, limit, repetition_penalty=UNLOOP)
         text = " ".join(s.text.strip() for s in segments).strip()
-        encoded, self._kept.encoded = self._kept.encoded, None
         frames = len(utterance.samples) // HOP
         rescore = None
         if encoded is not None and 0 < frames <= WINDOW_FRAMES:
             rescore = functools.partial(self._rescore, encoded, frames)
         return Transcript(text, utterance, time.perf_counter() - t0, rescore)
+
+    def _decode(self, utterance: Utterance, hotwords: str | None, limit: int, repetition_penalty: float = 1.0) -> list:
+        segments, _ = self.model.transcribe(
+            utterance.samples, language=self.language, beam_size=self.beam_size, hotwords=hotwords,
+            vad_filter=False, condition_on_previous_text=False, without_timestamps=True,
+            temperature=0.0,    # no temperature fallback: one decode, so the time is bounded
+            max_new_tokens=limit, repetition_penalty=repetition_penalty)
+        return list(segments)
 
     def _encode_keeping(self, features):
         encoded = self._encode(features)
