@@ -34,11 +34,15 @@ PAUSES = 3      # at most this many pauses (the longest) are looked after
 LEAD_S = 0.15   # what is kept of the silence before speech resumed, when cutting at a pause
 
 
-def left_out(text: str, plain: str | None) -> bool:
+def left_out(text: str, plain: str | None, request: str) -> bool:
     """Told to expect "hey glados", whisper sometimes writes just that for a whole sentence ("who
     ate the last biscuit" -> "hey glados"; without the hotword: "The last day, it's good"). Words
-    are counted once each: a plain transcript stuck repeating itself ("A-g-g-g-...") says nothing."""
-    return plain is not None and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT
+    are counted once each: a plain transcript stuck repeating itself ("A-g-g-g-...") says nothing.
+    A call with a request after it was not written in place of the sentence: a longer plain
+    transcript is then whisper's own invention ("sorry glados say it now again" against "Sorry, we
+    got to go, see you in the next video")."""
+    return (plain is not None and len(WORDS.findall(request)) <= 1
+            and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT)
 
 
 @dataclass(frozen=True)
@@ -93,10 +97,11 @@ class WakeGate:
         someone_else = heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
         # The left-out rule judges the words' own call; a call the second look found is in the part the
         # first transcription dropped, so that one is shorter than the plain one by design.
-        vetoed = match is not None and (someone_else or (match is first and left_out(text, heard_plain)))
+        vetoed = match is not None and (someone_else or (match is first and left_out(text, heard_plain, match.request)))
         named = None
         if ((match is None and look_again) or always) and not someone_else and (self.name_check > 0 or always):
-            found, named = self._name(plain_transcript or transcript, phrase, first)
+            called = first is not None and first.score >= self.wake.threshold     # the words heard a call
+            found, named = self._name(plain_transcript or transcript, phrase, first, called=called)
             if match is None and found is not None and self.name_check > 0 and named >= -self.name_check:
                 match = found
         heard = Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named)
@@ -142,13 +147,13 @@ class WakeGate:
         return named is not None and named >= -self.name_check
 
     def _name(self, heard: Transcript, phrase: str, first: WakeMatch | None,
-              quick: bool = False) -> tuple[WakeMatch | None, float | None]:
+              quick: bool = False, called: bool = False) -> tuple[WakeMatch | None, float | None]:
         """The wording with her name that best fits the audio, and how much less likely it is than
         what the recogniser wrote. Made from the plain transcript when there is one: it is what the
         audio sounds like, not what whisper was told to expect (wordings made from the hotword's
         transcript as well woke her for "glasses are in the top cupboard" and found no more calls)."""
         text = heard.text.strip()
-        wordings = self.wake.wordings(text, phrase, quick) if text and heard.rescore is not None else []
+        wordings = self.wake.wordings(text, phrase, quick, called) if text and heard.rescore is not None else []
         if not wordings:
             return None, None
         scores = heard.rescore([text] + [w.text for w in wordings])

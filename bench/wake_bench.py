@@ -106,7 +106,7 @@ def _score(gate: WakeGate, wake, v, folder: Path, row: dict, vad: SileroVAD) -> 
             "opening": heard.opening.score if heard.opening else 0.0,
             "plain": heard.plain or "",
             "someone_else": bool(heard.plain) and wake.someone_else(heard.plain, v.wake.phrase),
-            "left_out": left_out(heard.transcript.text, heard.plain),
+            "left_out": heard.first is not None and left_out(heard.transcript.text, heard.plain, heard.first.request),
             "named": heard.named if heard.named is not None else float("-inf"),
             "after_pause": heard.after_s > 0,
             "accepted": heard.match is not None}

@@ -34,10 +34,12 @@ class WakeWord(ABC):
         """Whether a transcript made without the hotword shows the call was for someone else."""
         return False
 
-    def wordings(self, heard: str, phrase: str, quick: bool = False) -> list[Wording]:
+    def wordings(self, heard: str, phrase: str, quick: bool = False, called: bool = False) -> list[Wording]:
         """The transcript with her name in place of the words where a call would be (the gate asks
         the recogniser whether the audio fits one of them as well as what it heard); quick: in place
-        of the first words only, one spelling (a first look, checked again in full)."""
+        of the first words only, one spelling (a first look, checked again in full); called: another
+        transcript of the same audio already holds a call, so a word that is how the recogniser writes
+        her name for some voices, though also a real word, may be replaced too."""
         return []
 
     def listen(self, samples: "np.ndarray") -> float:

@@ -21,6 +21,9 @@ NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     #
 OTHER_NAMES = {"gladys", "gladis", "gladstone", "claude", "claudia", "clyde", "glenda", "google", "jarvis", "siri",
                "alexa", "cortana",
                "guys", "lad", "lads"}      # people addressed together: never written for a call on the wake sets
+# Without the hotword, whisper writes espeak-ng's "GLaDOS" as "glad I'm", "glad don't", "glad those":
+# replaced in the wordings only when the hotword's transcript of the same audio called her.
+HER_NAME_AS_WORD = {"glad"}
 SPELLED_AS_HER = 0.85    # letters in common (difflib's ratio): "gladdos" 0.92 is her name, "gladys" 0.83 is not
 # How the recogniser writes a name, for wordings scored against the audio (else: capitalised).
 SPELLINGS = {"glados": ("GLaDOS", "Glados")}
@@ -111,10 +114,11 @@ class TranscriptWakeWord(WakeWord):
         # Unless she is called besides: "hey GLaDOS, remind me to call Gladys" is hers.
         return self.match(" ".join(w for w in words if not other(w)), phrase) is None
 
-    def wordings(self, heard: str, phrase: str, quick: bool = False) -> list[Wording]:
+    def wordings(self, heard: str, phrase: str, quick: bool = False, called: bool = False) -> list[Wording]:
         """Her name in place of the first one or two words (after a greeting, or with one), or of
         the last one or two: "Waddles, I live in Bristol" -> "GLaDOS, I live in Bristol". Words
-        that name someone else ("Gladys", "glad", "hey guys") are never replaced."""
+        that name someone else ("Gladys", "glad", "hey guys") are never replaced; "glad" only when
+        called ("Hey, glad I'm good morning" -> "Hey GLaDOS, good morning")."""
         spans = list(CASED_WORD.finditer(heard))
         words = [m.group().lower() for m in spans]
         wanted = WORD.findall(phrase.lower())
@@ -123,7 +127,7 @@ class TranscriptWakeWord(WakeWord):
             return []
         spellings = SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))[: 1 if quick else None]
         greeting = next((w for w in wanted if w in GREETINGS), "hey").capitalize()
-        vetoed = (NEAR_MISSES | OTHER_NAMES) - set(wanted)
+        vetoed = (NEAR_MISSES | OTHER_NAMES) - set(wanted) - (HER_NAME_AS_WORD if called else set())
 
         def rest(after: int) -> str:      # the words after a replaced opening, with the closing mark
             return heard[spans[after].end():].lstrip(" ,.!?;:")
