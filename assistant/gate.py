@@ -34,15 +34,11 @@ PAUSES = 3      # at most this many pauses (the longest) are looked after
 LEAD_S = 0.15   # what is kept of the silence before speech resumed, when cutting at a pause
 
 
-def left_out(text: str, plain: str | None, request: str) -> bool:
+def left_out(text: str, plain: str | None) -> bool:
     """Told to expect "hey glados", whisper sometimes writes just that for a whole sentence ("who
     ate the last biscuit" -> "hey glados"; without the hotword: "The last day, it's good"). Words
-    are counted once each: a plain transcript stuck repeating itself ("A-g-g-g-...") says nothing.
-    A call with a request after it was not written in place of the sentence: a longer plain
-    transcript is then whisper's own invention ("sorry glados say it now again" against "Sorry, we
-    got to go, see you in the next video")."""
-    return (plain is not None and len(WORDS.findall(request)) <= 1
-            and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT)
+    are counted once each: a plain transcript stuck repeating itself ("A-g-g-g-...") says nothing."""
+    return plain is not None and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT
 
 
 @dataclass(frozen=True)
@@ -53,7 +49,7 @@ class Heard:
     opening: WakeMatch | None = None   # the same in the opening heard again, when it was
     plain: str | None = None           # heard without the hotword (the plain check), when it ran
     vetoed: bool = False               # called by the words, but the plain transcript named someone else
-                                       # or heard far more words (the hotword's call was whisper's guess)
+                                       # or the call was whisper's guess (WakeGate.invented)
     named: float | None = None         # the name check: log-probability of the best wording with her name
                                        # minus that of what was heard (0: as likely), when it ran
     after_s: float = 0.0               # the call began after a pause this far into the utterance (0: at its start);
@@ -97,7 +93,8 @@ class WakeGate:
         someone_else = heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
         # The left-out rule judges the words' own call; a call the second look found is in the part the
         # first transcription dropped, so that one is shorter than the plain one by design.
-        vetoed = match is not None and (someone_else or (match is first and left_out(text, heard_plain, match.request)))
+        invented = match is not None and match is first and self.invented(text, heard_plain, match.request, phrase)
+        vetoed = match is not None and (someone_else or invented)
         named = None
         if ((match is None and look_again) or always) and not someone_else and (self.name_check > 0 or always):
             called = first is not None and first.score >= self.wake.threshold     # the words heard a call
@@ -108,6 +105,18 @@ class WakeGate:
         if heard.match is None and look_again and self.pause_look_s > 0:
             return self._after_pauses(utterance, phrase) or heard
         return heard
+
+    def invented(self, text: str, plain: str | None, request: str, phrase: str) -> bool:
+        """The words' call is whisper's guess: it left out words the plain transcript heard, and either
+        wrote only her name (in place of a whole sentence) or left out a sentence where the plain
+        transcript names someone else ("the washing machine ... hey Gladis, pass the salt" -> "hey
+        glados can you pass the salt"; where the call was in the plain transcript is not known). A
+        call with a request after it, and nobody else named, was heard: the plain transcript's extra
+        words are then whisper's own invention ("sorry glados say it now again" against "Sorry, we
+        got to go, see you in the next video")."""
+        if not left_out(text, plain):
+            return False
+        return len(WORDS.findall(request)) <= 1 or self.wake.someone_else(plain, phrase, anywhere=True)
 
     def _after_pauses(self, utterance: Utterance, phrase: str) -> Heard | None:
         """A call that begins after a pause: the speech after each of the longest pauses is heard

@@ -47,7 +47,7 @@ from assistant.audio.wavfile import read_wav  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.events import RATE, Pause, Utterance  # noqa: E402
 from assistant.vad import SileroVAD, VadOptions, segment  # noqa: E402
-from assistant.gate import WakeGate, left_out  # noqa: E402
+from assistant.gate import WakeGate  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
 from tests.fixtures.make_fixtures import HELD_OUT_SETS, wake_set  # noqa: E402
@@ -106,7 +106,8 @@ def _score(gate: WakeGate, wake, v, folder: Path, row: dict, vad: SileroVAD) -> 
             "opening": heard.opening.score if heard.opening else 0.0,
             "plain": heard.plain or "",
             "someone_else": bool(heard.plain) and wake.someone_else(heard.plain, v.wake.phrase),
-            "left_out": heard.first is not None and left_out(heard.transcript.text, heard.plain, heard.first.request),
+            "invented": heard.first is not None and gate.invented(heard.transcript.text, heard.plain, heard.first.request,
+                                                                  v.wake.phrase),
             "named": heard.named if heard.named is not None else float("-inf"),
             "after_pause": heard.after_s > 0,
             "accepted": heard.match is not None}
@@ -137,7 +138,7 @@ def accepted(row: dict, threshold: float, margin: float) -> bool:
     if row["someone_else"]:
         return False
     if row["first"] >= threshold:
-        return not row["left_out"]
+        return not row["invented"]
     if row["opening"] >= threshold:
         return True
     return (margin > 0 and row["named"] >= -margin) or row["after_pause"]

@@ -260,6 +260,12 @@ def test_a_hotword_transcript_far_shorter_than_the_plain_one_is_not_a_call():
     # extra words are whisper's own invention there (an espeak-ng "sorry Glados, say that again").
     asked = WakeGate(_Hears("sorry glados say it now again", "Sorry, we got to go, see you in the next video."), wake)
     assert asked.hear(speech, "hey glados").match.request == "say it now again"
+    # ... unless the words it left out name someone else: where the call was in the plain transcript
+    # is not known, so a name anywhere in it counts ("the washing machine ... hey Gladis, ...")
+    dropped = WakeGate(_Hears("hey glados can you pass the salt",
+                              "The washing machine is making a funny noise. Hey Gladys, can you pass the salt?"), wake)
+    heard = dropped.hear(speech, "hey glados")
+    assert heard.match is None and heard.vetoed
 
 
 def test_a_call_the_second_look_found_is_not_vetoed_for_being_short():

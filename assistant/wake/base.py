@@ -30,8 +30,9 @@ class WakeWord(ABC):
     threshold: float
     acoustic: bool = False
 
-    def someone_else(self, plain: str, phrase: str) -> bool:
-        """Whether a transcript made without the hotword shows the call was for someone else."""
+    def someone_else(self, plain: str, phrase: str, anywhere: bool = False) -> bool:
+        """Whether a transcript made without the hotword shows the call was for someone else
+        (anywhere: a name in any place, when where the call was is not known)."""
         return False
 
     def wordings(self, heard: str, phrase: str, quick: bool = False, called: bool = False) -> list[Wording]:

@@ -93,11 +93,12 @@ class TranscriptWakeWord(WakeWord):
         request = transcript[spans[best[1] - 1].end():]
         return WakeMatch(request.strip(" ,.!?"), best[0])
 
-    def someone_else(self, plain: str, phrase: str) -> bool:
+    def someone_else(self, plain: str, phrase: str, anywhere: bool = False) -> bool:
         """A transcript made without the hotword names another person or assistant in the first
-        three words or the last, where her name would be, and does not call her itself. Without the
-        hotword, whisper never wrote a longer word beginning like her name for a call to her (on the
-        wake sets); it wrote "Gladys", "Gladly", "Gladdies", "Gladest" for people and words."""
+        three words or the last, where her name would be (anywhere: in any place), and does not call
+        her itself. Without the hotword, whisper never wrote a longer word beginning like her name for
+        a call to her (on the wake sets); it wrote "Gladys", "Gladly", "Gladdies", "Gladest" for people
+        and words."""
         words = WORD.findall(plain.lower())
         wanted = WORD.findall(phrase.lower())
         others = OTHER_NAMES - set(wanted)
@@ -109,7 +110,7 @@ class TranscriptWakeWord(WakeWord):
             # ... unless spelled nearly as her name ("gladdos", "gladoss": whisper's spelling of it)
             return w in others or (kin is not None and w.startswith(kin) and len(w) > len(kin)
                                    and SequenceMatcher(None, w, name).ratio() < SPELLED_AS_HER)
-        if not any(other(w) for w in words[:3] + words[-1:]):
+        if not any(other(w) for w in (words if anywhere else words[:3] + words[-1:])):
             return False
         # Unless she is called besides: "hey GLaDOS, remind me to call Gladys" is hers.
         return self.match(" ".join(w for w in words if not other(w)), phrase) is None
