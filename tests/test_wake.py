@@ -207,6 +207,7 @@ def test_wordings_put_her_name_where_a_call_would_be_and_never_over_someone_else
     assert "Hey GLaDOS, good morning." in called
     assert all("glad I'm" in w.text for w in wake.wordings("Hey, glad I'm good morning.", "hey glados"))
     assert all("Gladys" in w.text for w in wake.wordings("Hey Gladys, good morning.", "hey glados", called=True))
+    assert all("glad this" in w.text for w in wake.wordings("Hey, glad this are you coming?", "hey glados", called=True))
 
 
 def test_her_name_without_a_greeting_is_heard_by_the_name_check():

@@ -22,8 +22,10 @@ OTHER_NAMES = {"gladys", "gladis", "gladstone", "claude", "claudia", "clyde", "g
                "alexa", "cortana",
                "guys", "lad", "lads"}      # people addressed together: never written for a call on the wake sets
 # Without the hotword, whisper writes espeak-ng's "GLaDOS" as "glad I'm", "glad don't", "glad those":
-# replaced in the wordings only when the hotword's transcript of the same audio called her.
+# replaced in the wordings only when the hotword's transcript of the same audio called her, and not
+# before a word with Gladys's second vowel ("Glad this is coming round later", "Hey, glad this are you").
 HER_NAME_AS_WORD = {"glad"}
+GLADYS_TAILS = {"is", "this", "his"}
 SPELLED_AS_HER = 0.85    # letters in common (difflib's ratio): "gladdos" 0.92 is her name, "gladys" 0.83 is not
 # How the recogniser writes a name, for wordings scored against the audio (else: capitalised).
 SPELLINGS = {"glados": ("GLaDOS", "Glados")}
@@ -119,7 +121,7 @@ class TranscriptWakeWord(WakeWord):
         """Her name in place of the first one or two words (after a greeting, or with one), or of
         the last one or two: "Waddles, I live in Bristol" -> "GLaDOS, I live in Bristol". Words
         that name someone else ("Gladys", "glad", "hey guys") are never replaced; "glad" only when
-        called ("Hey, glad I'm good morning" -> "Hey GLaDOS, good morning")."""
+        called ("Hey, glad I'm good morning" -> "Hey GLaDOS, good morning"; not "Glad this is ...")."""
         spans = list(CASED_WORD.finditer(heard))
         words = [m.group().lower() for m in spans]
         wanted = WORD.findall(phrase.lower())
@@ -128,7 +130,8 @@ class TranscriptWakeWord(WakeWord):
             return []
         spellings = SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))[: 1 if quick else None]
         greeting = next((w for w in wanted if w in GREETINGS), "hey").capitalize()
-        vetoed = (NEAR_MISSES | OTHER_NAMES) - set(wanted) - (HER_NAME_AS_WORD if called else set())
+        gladys = any(w in HER_NAME_AS_WORD and after in GLADYS_TAILS for w, after in zip(words, words[1:]))
+        vetoed = (NEAR_MISSES | OTHER_NAMES) - set(wanted) - (HER_NAME_AS_WORD if called and not gladys else set())
 
         def rest(after: int) -> str:      # the words after a replaced opening, with the closing mark
             return heard[spans[after].end():].lstrip(" ,.!?;:")
