@@ -371,7 +371,8 @@ def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
     time is it?": the real VAD keeps them as one utterance. With the hotword, whisper writes only the
     call ("hey glados what time is it?"), without it both sentences: a call with a request after it
     is not one the hotword invented, so the whole is heard (the left-out rule vetoed it before, and
-    the look after the pause found it). A call without a greeting is found after the pause."""
+    the look after the pause found it); never with the cat in the request. A call without a greeting
+    is found after the pause."""
     import numpy as np
 
     from assistant.audio.base import resample
@@ -392,11 +393,9 @@ def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
                             said("Hey GLaDOS, what time is it?"), quiet, quiet, quiet])
     utterances = segment(audio, VadOptions(end_silence_s=0.6), SileroVAD())
     assert len(utterances) == 1 and utterances[0].pauses, utterances
-    whole_only = WakeGate(stt, wake, name_check=14.0).hear(utterances[0], "hey glados")
     heard = WakeGate(stt, wake, name_check=14.0, pause_look_s=0.2).hear(utterances[0], "hey glados")
-    for heard in (whole_only, heard):
-        assert heard.match is not None and "what time is it" in heard.match.request.lower(), heard
-        assert "cat" not in heard.match.request.lower()
+    assert heard.match is not None and "what time is it" in heard.match.request.lower(), heard
+    assert "cat" not in heard.match.request.lower()
     # her name without a greeting after the sentence: whisper writes "bloodles" (after the pause too);
     # the name check on the look's transcript finds it
     bare = segment(np.concatenate([quiet, said("The kettle is on, by the way."), quiet,
