@@ -78,7 +78,8 @@ class WakeGate:
         transcript = self.stt.transcribe(utterance, hotwords=phrase)
         text = transcript.text.strip()
         first = self.wake.best(text, phrase) if text else None
-        match = first if first is not None and first.score >= self.wake.threshold else None
+        called = first is not None and first.score >= self.wake.threshold     # the words heard a call
+        match = first if called else None
         opening = None
         if text and (always or (match is None and look_again)):
             opening = self._opening(utterance, phrase)
@@ -93,11 +94,10 @@ class WakeGate:
         someone_else = heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
         # The left-out rule judges the words' own call; a call the second look found is in the part the
         # first transcription dropped, so that one is shorter than the plain one by design.
-        invented = match is not None and match is first and self.invented(text, heard_plain, match.request, phrase)
+        invented = called and self.invented(text, heard_plain, first.request, phrase)
         vetoed = match is not None and (someone_else or invented)
         named = None
         if ((match is None and look_again) or always) and not someone_else and (self.name_check > 0 or always):
-            called = first is not None and first.score >= self.wake.threshold     # the words heard a call
             found, named = self._name(plain_transcript or transcript, phrase, first, called=called)
             if match is None and found is not None and self.name_check > 0 and named >= -self.name_check:
                 match = found
