@@ -77,7 +77,8 @@ def test_users_never_see_each_other(mem):
     assert "peanuts" not in mem.load_context("bob")
     assert mem.recall("bob", "peanuts london") == []
     assert mem.recall("ada", "vault code") == []
-    assert "1234" not in str(mem.export("ada"))
+    # Bob's secret by its words: "1234" alone can turn up inside a random hex id of Ada's own rows.
+    assert "vault" not in str(mem.export("ada")).lower()
     mem.clear("bob")
     assert ("allergy", "peanuts") in current(mem, "ada")
 
