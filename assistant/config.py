@@ -150,6 +150,10 @@ class WakeConfig:
                                                                 # less likely (nats) counts as a call; 0: off
     pause_look_s: Annotated[float, Field(ge=0, le=5)] = 0.2    # speech after a pause this long inside an utterance is
                                                                 # looked at for a call of its own; 0: off
+    name_model: Annotated[float, Field(ge=0, lt=1)] = 0.3      # a call whose audio the name model scores below this
+                                                                # is not hers ("Gladys" heard "glados"); 0: off
+    name_model_sure: Annotated[float, Field(gt=0, le=1)] = 0.99  # a call the words found, whose plain transcript
+                                                                  # wrote "Gladys", stands when the model scores this
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from .events import RATE, Transcript, Utterance
 from .stt import Transcriber
 from .wake import WakeMatch, WakeWord
+from .wake.name_model import NameModel
 
 
 WORDS = re.compile(r"[\w']+")
@@ -48,25 +49,31 @@ class Heard:
     first: WakeMatch | None = None     # the closest call in the transcript, whatever the threshold
     opening: WakeMatch | None = None   # the same in the opening heard again, when it was
     plain: str | None = None           # heard without the hotword (the plain check), when it ran
-    vetoed: bool = False               # called by the words, but the plain transcript named someone else
-                                       # or the call was whisper's guess (WakeGate.invented)
+    vetoed: bool = False               # called, but the plain transcript named someone else, the call was whisper's
+                                       # guess (WakeGate.invented), or the name model did not hear her name (sounded)
     named: float | None = None         # the name check: log-probability of the best wording with her name
                                        # minus that of what was heard (0: as likely), when it ran
     after_s: float = 0.0               # the call began after a pause this far into the utterance (0: at its start);
                                        # transcript and request are then those of the rest from there
+    sounded: float | None = None       # the name model: how surely the audio holds her name (0-1), when it ran
 
 
 class WakeGate:
     def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0, plain_check: bool = True,
-                 name_check: float = 0.0, pause_look_s: float = 0.0):
+                 name_check: float = 0.0, pause_look_s: float = 0.0, name_model: NameModel | None = None,
+                 name_floor: float = 0.0, name_sure: float = 1.0):
         self.stt, self.wake, self.second_look_s, self.plain_check = stt, wake, second_look_s, plain_check
         self.name_check, self.pause_look_s = name_check, pause_look_s
+        self.name_model, self.name_floor, self.name_sure = name_model, name_floor, name_sure
         self._plain = ThreadPoolExecutor(1, thread_name_prefix="plain-stt") if plain_check and stt.concurrent else None
 
     @classmethod
     def configured(cls, stt: Transcriber, wake: WakeWord, config) -> WakeGate:
-        """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig)."""
-        return cls(stt, wake, config.second_look_s, config.plain_check, config.name_check, config.pause_look_s)
+        """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig); the name model
+        only for a phrase with the name it knows."""
+        model = NameModel() if config.name_model > 0 and not wake.acoustic and NameModel.knows(config.phrase) else None
+        return cls(stt, wake, config.second_look_s, config.plain_check, config.name_check, config.pause_look_s,
+                   model, config.name_model, config.name_model_sure)
 
     def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:
         """look_again: take the second look and the name check when the phrase is missing (not
@@ -92,6 +99,13 @@ class WakeGate:
             plain_transcript = self.stt.transcribe(utterance)
         heard_plain = plain_transcript.text.strip() if plain_transcript is not None else None
         someone_else = heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
+        # The name model listens for her name itself. Said as most people say it, "GLAD-oss", her name is
+        # written "Gladys" without the hotword: a call the words found stands against the plain check when
+        # the model is sure of her name (name_sure); below name_floor, no call is hers.
+        sounded = None
+        if self.name_model is not None and (always or (called and someone_else)):
+            sounded = self.name_model.score(utterance.samples)
+            someone_else = someone_else and not (called and sounded >= self.name_sure)
         # The left-out rule judges the words' own call; a call the second look found is in the part the
         # first transcription dropped, so that one is shorter than the plain one by design.
         invented = called and self.invented(text, heard_plain, first.request, phrase)
@@ -101,7 +115,11 @@ class WakeGate:
             found, named = self._name(plain_transcript or transcript, phrase, first, called=called)
             if match is None and found is not None and self.name_check > 0 and named >= -self.name_check:
                 match = found
-        heard = Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named)
+        if self.name_model is not None and sounded is None and match is not None:
+            sounded = self.name_model.score(utterance.samples)
+        unlike = match is not None and sounded is not None and sounded < self.name_floor
+        heard = Heard(transcript, None if vetoed or unlike else match, first, opening, heard_plain, vetoed or unlike,
+                      named, sounded=sounded)
         if heard.match is None and look_again and self.pause_look_s > 0:
             return self._after_pauses(utterance, phrase) or heard
         return heard

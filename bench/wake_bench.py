@@ -1,7 +1,7 @@
 """Is it for her? False accepts per 100 ordinary sentences and misses of the ways to call her, on
 the labelled wake set, across wake thresholds.
 
-    .venv/bin/python bench/wake_bench.py [--held-out [1-5]] [--set DIR] [--list] [--merged N]
+    .venv/bin/python bench/wake_bench.py [--held-out [1-6]] [--spoken-as S] [--set DIR] [--list] [--merged N]
 
 The set (tests/fixtures/wake_sentences.py: 106 household sentences, 25 of them near misses such as
 "hey glad to see you", "Gladys", "hey Google"; 24 calls) is spoken by make_fixtures.py --wake-set
@@ -15,7 +15,7 @@ words heard, scored against the audio). The configured threshold and name margin
 --held-out scores held-out sentences (40 calls, 20 near misses, 40 ordinary each), written after
 the settings were chosen on the first set: set 1 (bench/.wakeset-heldout) was then used to move
 the name check's margin, so it flatters too; set 2 (bench/.wakeset-heldout2) changed only near-miss
-word rules; sets 3 to 5 (bench/.wakeset-heldout3, ...) were each written at the start of a round and
+word rules; sets 3 to 6 (bench/.wakeset-heldout3, ...) were each written at the start of a round and
 scored before and after it, unseen between.
 Each recording is one utterance carrying the pauses the loop's segmenter finds in it.
 
@@ -50,10 +50,11 @@ from assistant.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.gate import WakeGate  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
-from tests.fixtures.make_fixtures import HELD_OUT_SETS, wake_set  # noqa: E402
+from tests.fixtures.make_fixtures import HELD_OUT_SETS, SPELLINGS, wake_set  # noqa: E402
 
 THRESHOLDS = (0.70, 0.74, 0.78, 0.82, 0.86, 0.90, 0.94)
 MARGINS = (0.0, 8.0, 10.0, 12.5, 15.0, 17.5)      # the name check, nats (0: off)
+FLOORS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)        # the name model: the least score a call needs (0: off)
 
 
 def score_set(folder: Path, config) -> list[dict]:
@@ -110,6 +111,7 @@ def _score(gate: WakeGate, wake, v, folder: Path, row: dict, vad: SileroVAD) -> 
                                                                   v.wake.phrase),
             "named": heard.named if heard.named is not None else float("-inf"),
             "after_pause": heard.after_s > 0,
+            "sounded": heard.sounded if heard.sounded is not None else 1.0,
             "accepted": heard.match is not None}
 
 
@@ -119,8 +121,9 @@ def gate_times(folder: Path, config, count: int = 24) -> dict[str, list[float]]:
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
     stt, wake = make_transcriber(v.stt), make_wake(v.wake)
-    gates = {"name check on": WakeGate.configured(stt, wake, v.wake),
-             "name check off": WakeGate.configured(stt, wake, replace(v.wake, name_check=0.0))}
+    gates = {"as configured": WakeGate.configured(stt, wake, v.wake),
+             "name model off": WakeGate.configured(stt, wake, replace(v.wake, name_model=0.0)),
+             "name check off": WakeGate.configured(stt, wake, replace(v.wake, name_check=0.0, name_model=0.0))}
     times: dict[str, list[float]] = {name: [] for name in gates}
     for row in labels[:: max(1, len(labels) // count)]:
         samples, rate = read_wav(folder / row["file"])
@@ -132,10 +135,13 @@ def gate_times(folder: Path, config, count: int = 24) -> dict[str, list[float]]:
     return times
 
 
-def accepted(row: dict, threshold: float, margin: float) -> bool:
-    """The gate's rule: a call in the words unless the plain transcript names someone else or heard
-    far more; one in the opening heard again unless someone else was named; else the name check."""
-    if row["someone_else"]:
+def accepted(row: dict, threshold: float, margin: float, floor: float = 0.0, sure: float = 1.0) -> bool:
+    """The gate's rule: a call in the words unless the plain transcript names someone else (and the
+    name model is not `sure` of her name) or heard far more; one in the opening heard again unless
+    someone else was named; else the name check; any of them only when the name model scored the
+    audio at least `floor`. (A call found after a pause is taken as the gate decided it.)"""
+    overruled = floor > 0 and row["first"] >= threshold and row["sounded"] >= sure
+    if (row["someone_else"] and not overruled) or row["sounded"] < floor:
         return False
     if row["first"] >= threshold:
         return not row["invented"]
@@ -193,16 +199,20 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--held-out", type=int, nargs="?", const=1, default=0, choices=range(HELD_OUT_SETS + 1),
                         help=f"a held-out set: 1 (bench/.wakeset-heldout), 2 to {HELD_OUT_SETS} (bench/.wakeset-heldout2, ...)")
+    parser.add_argument("--spoken-as", choices=SPELLINGS, default="glados",
+                        help="her name in the calls said another way: gladoss (GLAD-oss, as people say it), "
+                             "glados-letters (gee-la-DOS); the default glados comes out GLAH-dohz")
     parser.add_argument("--set", type=Path, help="a folder with labels.json (default: bench/.wakeset)")
     parser.add_argument("--list", action="store_true", help="every false accept and miss at the configured settings")
     parser.add_argument("--merged", type=int, metavar="N",
                         help="only the two-sentence utterances: N of each kind, built from the set's recordings")
     args = parser.parse_args()
-    folder = args.set or ROOT / "bench" / (".wakeset" + ("", "-heldout", f"-heldout{args.held_out}")[min(args.held_out, 2)])
+    folder = args.set or ROOT / "bench" / (".wakeset" + ("", "-heldout", f"-heldout{args.held_out}")[min(args.held_out, 2)]
+                                           + ("" if args.spoken_as == "glados" else f"-as-{args.spoken_as}"))
     console = Console()
     if not (folder / "labels.json").exists():
         with console.status(f"speaking the wake set into {folder}"):
-            wake_set(folder, held_out=args.held_out)
+            wake_set(folder, held_out=args.held_out, spoken_as=args.spoken_as)
     config = load_config()
     wake = config.voice.wake
     if args.merged:
@@ -229,28 +239,34 @@ def main() -> None:
     title = (f"{folder.name}: {len(rows)} recordings ({len(ordinary)} ordinary, {len(near)} of them near misses; "
              f"{len(calls)} calls)")
 
-    def table(caption: str, first: str, settings: list[tuple[str, float, float]]) -> Table:
+    def table(caption: str, first: str, settings: list[tuple[str, float, float, float]]) -> Table:
         out = Table(title=f"{title}\n{caption}")
         for col in (first, "false accepts / 100 ordinary", "near misses accepted", "calls missed"):
             out.add_column(col, justify="right")
-        for label, t, margin in settings:
-            fa = sum(accepted(r, t, margin) for r in ordinary)
-            out.add_row(label, f"{100 * fa / len(ordinary):.1f}", f"{sum(accepted(r, t, margin) for r in near)} of {len(near)}",
-                        f"{sum(not accepted(r, t, margin) for r in calls)} of {len(calls)}")
+        for label, *at in settings:
+            fa = sum(accepted(r, *at) for r in ordinary)
+            out.add_row(label, f"{100 * fa / len(ordinary):.1f}", f"{sum(accepted(r, *at) for r in near)} of {len(near)}",
+                        f"{sum(not accepted(r, *at) for r in calls)} of {len(calls)}")
         return out
 
     def mark(value: float, configured: float) -> str:
         return " (config)" if value == configured else ""
 
-    console.print(table(f"threshold swept, name check {wake.name_check:g} nats", "threshold",
-                        [(f"{t:.2f}{mark(t, wake.threshold)}", t, wake.name_check)
+    console.print(table(f"threshold swept, name check {wake.name_check:g} nats, name model {wake.name_model:g}", "threshold",
+                        [(f"{t:.2f}{mark(t, wake.threshold)}", t, wake.name_check, wake.name_model)
                          for t in sorted(set(THRESHOLDS) | {wake.threshold})]))
-    console.print(table(f"name check swept (0: off), threshold {wake.threshold:.2f}", "name check (nats)",
-                        [(f"{m:g}{mark(m, wake.name_check)}", wake.threshold, m)
-                         for m in sorted(set(MARGINS) | {wake.name_check})]))
+    console.print(table(f"name check swept (0: off), threshold {wake.threshold:.2f}, name model {wake.name_model:g}",
+                        "name check (nats)", [(f"{m:g}{mark(m, wake.name_check)}", wake.threshold, m, wake.name_model)
+                                              for m in sorted(set(MARGINS) | {wake.name_check})]))
+    console.print(table(f"name model swept (0: off), threshold {wake.threshold:.2f}, name check {wake.name_check:g}",
+                        "name model floor / sure", [(f"{f:g} / {s:g}{mark((f, s), (wake.name_model, wake.name_model_sure))}",
+                                                     wake.threshold, wake.name_check, f, s)
+                                                    for f in sorted(set(FLOORS) | {wake.name_model})
+                                                    for s in ((1.0, wake.name_model_sure) if f > 0 else (1.0,))]))
     gate_fa = [r for r in ordinary if r["accepted"]]
     gate_miss = [r for r in calls if not r["accepted"]]
-    console.print(f"the loop's own decision (threshold {wake.threshold}, name check {wake.name_check:g}): "
+    console.print(f"the loop's own decision (threshold {wake.threshold}, name check {wake.name_check:g}, "
+                  f"name model {wake.name_model:g}): "
                   f"{len(gate_fa)} false accepts ({100 * len(gate_fa) / len(ordinary):.1f} per 100), "
                   f"{len(gate_miss)} of {len(calls)} calls missed (targets: at most 1 per 100, at most 1 in 20)")
     with console.status("timing the gate"):
@@ -258,7 +274,7 @@ def main() -> None:
     timing = Table(title="the gate's time per utterance (seconds, this machine)")
     for col in ("", "utterances", "mean", "p95", "ratio (mean)"):
         timing.add_column(col, justify="right")
-    base = statistics.mean(times["name check off"])
+    base = statistics.mean(times["name check off"])     # and the name model off
     for name, seconds in times.items():
         timing.add_row(name, str(len(seconds)), f"{statistics.mean(seconds):.2f}",
                        f"{statistics.quantiles(seconds, n=20)[-1]:.2f}", f"{statistics.mean(seconds) / base:.2f}x")

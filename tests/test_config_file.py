@@ -99,3 +99,21 @@ def test_a_snapshot_that_names_other_code_is_refused_not_run(tmp_path):
     assert load_config(mine).user == "chell" and not marker.exists()
     cfg.snapshot_file().write_bytes(key + b"torn")
     assert load_config(mine).user == "chell"
+
+
+def test_an_install_carries_every_subpackage_and_the_name_models_weights():
+    """pyproject.toml once listed four packages by hand, so a non-editable install lacked stt, tts and
+    wake. Every folder with an __init__.py must match the package patterns, and the data files exist."""
+    import fnmatch
+    import tomllib
+
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = setup["packages"]["find"]["include"]
+    folders = [init.parent for top in ("assistant", "memory") for init in (ROOT / top).rglob("__init__.py")]
+    assert len(folders) >= 7
+    for folder in folders:
+        dotted = ".".join(folder.relative_to(ROOT).parts)
+        assert any(fnmatch.fnmatchcase(dotted, pattern) for pattern in patterns), dotted
+    data = setup["package-data"]["assistant"]
+    assert "wake/glados_name.npz" in data and "config.yaml" in data
+    assert all((ROOT / "assistant" / name).is_file() for name in data)
