@@ -101,11 +101,12 @@ class WakeGate:
         someone_else = heard_plain is not None and self.wake.someone_else(heard_plain, phrase)
         # The name model listens for her name itself. Said as most people say it, "GLAD-oss", her name is
         # written "Gladys" without the hotword: a call the words found stands against the plain check when
-        # the model is sure of her name (name_sure); below name_floor, no call is hers.
+        # the model is sure of her name (name_sure; 1: never, a score can round to 1.0); below name_floor, no
+        # call is hers.
         sounded = None
-        if self.name_model is not None and (always or (called and someone_else)):
+        if self.name_model is not None and (always or (called and someone_else and self.name_sure < 1)):
             sounded = self.name_model.score(utterance.samples)
-            someone_else = someone_else and not (called and sounded >= self.name_sure)
+            someone_else = someone_else and not (called and self.name_sure < 1 and sounded >= self.name_sure)
         # The left-out rule judges the words' own call; a call the second look found is in the part the
         # first transcription dropped, so that one is shorter than the plain one by design.
         invented = called and self.invented(text, heard_plain, first.request, phrase)

@@ -140,7 +140,7 @@ def accepted(row: dict, threshold: float, margin: float, floor: float = 0.0, sur
     name model is not `sure` of her name) or heard far more; one in the opening heard again unless
     someone else was named; else the name check; any of them only when the name model scored the
     audio at least `floor`. (A call found after a pause is taken as the gate decided it.)"""
-    overruled = floor > 0 and row["first"] >= threshold and row["sounded"] >= sure
+    overruled = floor > 0 and sure < 1 and row["first"] >= threshold and row["sounded"] >= sure
     if (row["someone_else"] and not overruled) or row["sounded"] < floor:
         return False
     if row["first"] >= threshold:

@@ -96,6 +96,8 @@ def test_her_name_said_glad_oss_is_hers_when_the_model_is_sure():
     unsure = WakeGate(heard_as, wake, name_model=_Sounds(0.9), name_floor=0.3, name_sure=0.99).hear(speech, "hey glados")
     assert unsure.match is None and unsure.vetoed
     assert WakeGate(heard_as, wake).hear(speech, "hey glados").match is None        # without the model
+    never = WakeGate(heard_as, wake, name_model=_Sounds(1.0), name_floor=0.3, name_sure=1.0)     # 1: never
+    assert never.hear(speech, "hey glados").match is None
 
 
 def test_the_configured_gate_has_the_model_only_for_her_name():
