@@ -69,9 +69,10 @@ class WakeGate:
 
     @classmethod
     def configured(cls, stt: Transcriber, wake: WakeWord, config) -> WakeGate:
-        """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig); the name model
-        only for a phrase with the name it knows."""
-        model = NameModel() if config.name_model > 0 and not wake.acoustic and NameModel.knows(config.phrase) else None
+        """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig). The name model is
+        loaded whatever the phrase (it can be changed by voice) and used only while the phrase holds
+        the name it knows."""
+        model = NameModel() if config.name_model > 0 and not wake.acoustic else None
         return cls(stt, wake, config.second_look_s, config.plain_check, config.name_check, config.pause_look_s,
                    model, config.name_model, config.name_model_sure)
 
@@ -103,9 +104,9 @@ class WakeGate:
         # written "Gladys" without the hotword: a call the words found stands against the plain check when
         # the model is sure of her name (name_sure; 1: never, a score can round to 1.0); below name_floor, no
         # call is hers.
-        sounded = None
-        if self.name_model is not None and (always or (called and someone_else and self.name_sure < 1)):
-            sounded = self.name_model.score(utterance.samples)
+        sounded, model = None, self.name_model if self.name_model is not None and NameModel.knows(phrase) else None
+        if model is not None and (always or (called and someone_else and self.name_sure < 1)):
+            sounded = model.score(utterance.samples)
             someone_else = someone_else and not (called and self.name_sure < 1 and sounded >= self.name_sure)
         # The left-out rule judges the words' own call; a call the second look found is in the part the
         # first transcription dropped, so that one is shorter than the plain one by design.
@@ -116,8 +117,8 @@ class WakeGate:
             found, named = self._name(plain_transcript or transcript, phrase, first, called=called)
             if match is None and found is not None and self.name_check > 0 and named >= -self.name_check:
                 match = found
-        if self.name_model is not None and sounded is None and match is not None:
-            sounded = self.name_model.score(utterance.samples)
+        if model is not None and sounded is None and match is not None:
+            sounded = model.score(utterance.samples)
         unlike = match is not None and sounded is not None and sounded < self.name_floor
         heard = Heard(transcript, None if vetoed or unlike else match, first, opening, heard_plain, vetoed or unlike,
                       named, sounded=sounded)

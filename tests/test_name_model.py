@@ -100,7 +100,9 @@ def test_her_name_said_glad_oss_is_hers_when_the_model_is_sure():
     assert never.hear(speech, "hey glados").match is None
 
 
-def test_the_configured_gate_has_the_model_only_for_her_name():
+def test_the_model_listens_only_while_the_phrase_holds_her_name():
+    """The phrase can be changed by voice ("change your wake word to hey jarvis"): the configured gate
+    loads the model anyway and leaves calls by another name alone."""
     from assistant.stt.base import Transcriber
 
     class _NoSTT(Transcriber):
@@ -112,8 +114,14 @@ def test_the_configured_gate_has_the_model_only_for_her_name():
     config = load_config(None).voice.wake
     wake = TranscriptWakeWord()
     assert isinstance(WakeGate.configured(_NoSTT(), wake, config).name_model, NameModel)
-    assert WakeGate.configured(_NoSTT(), wake, replace(config, phrase="hey jarvis")).name_model is None
+    assert isinstance(WakeGate.configured(_NoSTT(), wake, replace(config, phrase="hey jarvis")).name_model, NameModel)
     assert WakeGate.configured(_NoSTT(), wake, replace(config, name_model=0.0)).name_model is None
+    speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
+    deaf = _Sounds(0.0)
+    jarvis = WakeGate(_Hears("hey jarvis lights on", "Hey Jarvis, lights on."), wake, name_model=deaf, name_floor=0.3)
+    assert jarvis.hear(speech, "hey jarvis").match.request == "lights on" and deaf.asked == 0
+    her = WakeGate(_Hears("hey glados lights on", "Hey, glad I'm lights on."), wake, name_model=deaf, name_floor=0.3)
+    assert her.hear(speech, "hey glados").match is None and deaf.asked == 1
 
 
 def test_near_misses_whisper_writes_as_her_name_no_longer_wake_her(piper):

@@ -288,7 +288,8 @@ def test_early_transcription_is_used_only_when_nothing_was_said_after_it(tmp_pat
     segmenter = Segmenter(ScriptedVAD(script), VadOptions(min_speech_s=0.1, end_silence_s=0.6, pre_roll_s=0.0,
                                                           early_s=0.2))
     stt = _SaysWhatItGot()
-    config = load_config()
+    config = load_config()       # the audio is silence: no name model to hear her name in it
+    config = replace(config, voice=replace(config.voice, wake=replace(config.voice.wake, name_model=0.0)))
     with Memory(tmp_path / "m.db") as mem:
         brain = Brain(mem, ScriptedLLM().enqueue("Noted."), config, "u")
         brain.connect()
