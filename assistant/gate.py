@@ -65,6 +65,9 @@ class WakeGate:
         self.stt, self.wake, self.second_look_s, self.plain_check = stt, wake, second_look_s, plain_check
         self.name_check, self.pause_look_s = name_check, pause_look_s
         self.name_model, self.name_floor, self.name_sure = name_model, name_floor, name_sure
+        # The name model listens while whisper transcribes (its ONNX runs leave the GIL): about 0.1 s each,
+        # off the path the user waits on. Most of it is wasted on utterances nobody called her in.
+        self._sound = ThreadPoolExecutor(1, thread_name_prefix="name-model") if name_model is not None else None
         self._plain = ThreadPoolExecutor(1, thread_name_prefix="plain-stt") if plain_check and stt.concurrent else None
 
     @classmethod
@@ -83,6 +86,8 @@ class WakeGate:
         if self.wake.acoustic:
             return self._hear_acoustic(utterance)
         plain: Future | None = self._plain.submit(self.stt.transcribe, utterance) if self._plain else None
+        model = self.name_model if self.name_model is not None and NameModel.knows(phrase) else None
+        listening: Future | None = self._sound.submit(model.score, utterance.samples) if model and self._sound else None
         transcript = self.stt.transcribe(utterance, hotwords=phrase)
         text = transcript.text.strip()
         first = self.wake.best(text, phrase) if text else None
@@ -104,9 +109,9 @@ class WakeGate:
         # written "Gladys" without the hotword: a call the words found stands against the plain check when
         # the model is sure of her name (name_sure; 1: never, a score can round to 1.0); below name_floor, no
         # call is hers.
-        sounded, model = None, self.name_model if self.name_model is not None and NameModel.knows(phrase) else None
-        if model is not None and (always or (called and someone_else and self.name_sure < 1)):
-            sounded = model.score(utterance.samples)
+        sounded = None
+        if listening is not None and (always or (called and someone_else and self.name_sure < 1)):
+            sounded = listening.result()
             someone_else = someone_else and not (called and self.name_sure < 1 and sounded >= self.name_sure)
         # The left-out rule judges the words' own call; a call the second look found is in the part the
         # first transcription dropped, so that one is shorter than the plain one by design.
@@ -117,8 +122,8 @@ class WakeGate:
             found, named = self._name(plain_transcript or transcript, phrase, first, called=called)
             if match is None and found is not None and self.name_check > 0 and named >= -self.name_check:
                 match = found
-        if model is not None and sounded is None and match is not None:
-            sounded = model.score(utterance.samples)
+        if listening is not None and sounded is None and match is not None:
+            sounded = listening.result()
         unlike = match is not None and sounded is not None and sounded < self.name_floor
         heard = Heard(transcript, None if vetoed or unlike else match, first, opening, heard_plain, vetoed or unlike,
                       named, sounded=sounded)

@@ -36,7 +36,7 @@ class NameModel:
         except (OSError, ValueError) as exc:
             raise NameModelMissing(f"cannot read the name model {path} ({exc}); reinstall, or set "
                                    "voice.wake.name_model: 0 to do without it") from exc
-        self._set(weights, features)
+        self._set(weights, features or SpeechEmbeddings())      # loaded now, not on the first call heard
 
     @classmethod
     def from_weights(cls, weights: dict[str, np.ndarray], features: SpeechEmbeddings | None = None) -> NameModel:
