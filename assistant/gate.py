@@ -25,8 +25,9 @@ from dataclasses import dataclass, replace
 
 from .events import RATE, Transcript, Utterance
 from .stt import Transcriber
-from .wake import WakeMatch, WakeWord
-from .wake.name_model import NameModel
+from .wake import WakeError, WakeMatch, WakeWord
+from .wake.features import OpenWakeWordMissing
+from .wake.name_model import NameModel, NameModelMissing
 
 
 WORDS = re.compile(r"[\w']+")
@@ -75,7 +76,13 @@ class WakeGate:
         """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig). The name model is
         loaded whatever the phrase (it can be changed by voice) and used only while the phrase holds
         the name it knows."""
-        model = NameModel() if config.name_model > 0 and not wake.acoustic else None
+        model = None
+        if config.name_model > 0 and not wake.acoustic:
+            try:
+                model = NameModel()
+            except (NameModelMissing, OpenWakeWordMissing) as exc:
+                raise WakeError(f"the name model cannot load ({exc}); run the setup again, or set "
+                                "voice.wake.name_model: 0 to go without it") from exc
         return cls(stt, wake, config.second_look_s, config.plain_check, config.name_check, config.pause_look_s,
                    model, config.name_model, config.name_model_sure)
 
@@ -87,7 +94,8 @@ class WakeGate:
             return self._hear_acoustic(utterance)
         plain: Future | None = self._plain.submit(self.stt.transcribe, utterance) if self._plain else None
         model = self.name_model if self.name_model is not None and NameModel.knows(phrase) else None
-        listening: Future | None = self._sound.submit(model.score, utterance.samples) if model and self._sound else None
+        listening: Future | None = (self._sound.submit(model.score, utterance.samples)
+                                    if model is not None and self._sound is not None else None)
         transcript = self.stt.transcribe(utterance, hotwords=phrase)
         text = transcript.text.strip()
         first = self.wake.best(text, phrase) if text else None
