@@ -44,6 +44,9 @@ def test_a_broken_weights_file_says_what_to_do(tmp_path):
     bad.write_bytes(b"not a model")
     with pytest.raises(NameModelMissing, match="name_model: 0"):
         NameModel(bad)
+    np.savez(tmp_path / "half.npz", w1=np.zeros((1536, 32), np.float32))
+    with pytest.raises(NameModelMissing, match="no b1, b2, mean, scale, w2 in it"):
+        NameModel(tmp_path / "half.npz")
 
 
 def test_a_gate_whose_name_model_cannot_load_says_what_to_do(monkeypatch):

@@ -33,6 +33,8 @@ class NameModel:
         try:
             with np.load(path) as data:
                 weights = {k: data[k] for k in data.files}
+            if missing := {"w1", "b1", "w2", "b2", "mean", "scale"} - set(weights):
+                raise ValueError(f"no {', '.join(sorted(missing))} in it")
         except (OSError, ValueError) as exc:
             raise NameModelMissing(f"cannot read the name model {path} ({exc}); reinstall, or set "
                                    "voice.wake.name_model: 0 to do without it") from exc
