@@ -132,9 +132,8 @@ class WakeGate:
                 match = found
         if listening is not None and sounded is None and match is not None:
             sounded = listening.result()
-        unlike = match is not None and sounded is not None and sounded < self.name_floor
-        heard = Heard(transcript, None if vetoed or unlike else match, first, opening, heard_plain, vetoed or unlike,
-                      named, sounded=sounded)
+        vetoed = vetoed or (match is not None and sounded is not None and sounded < self.name_floor)
+        heard = Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named, sounded=sounded)
         if heard.match is None and look_again and self.pause_look_s > 0:
             return self._after_pauses(utterance, phrase) or heard
         return heard

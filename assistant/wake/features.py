@@ -24,8 +24,8 @@ def models_folder() -> Path:
     spec = importlib.util.find_spec("openwakeword")      # found, not imported (see the module)
     folder = Path(next(iter(spec.submodule_search_locations))) / "resources" / "models" if spec else None
     if folder is None or not (folder / "melspectrogram.onnx").exists():
-        raise OpenWakeWordMissing("voice.wake.engine openwakeword needs its models: "
-                                  ".venv/bin/pip install --no-deps openwakeword==0.5.1")
+        raise OpenWakeWordMissing("openWakeWord's models are not installed (the openwakeword engine and the "
+                                  "name model need them): .venv/bin/pip install --no-deps openwakeword==0.5.1")
     return folder
 
 
