@@ -37,6 +37,15 @@ class Utterance:
 
 
 @dataclass(frozen=True)
+class TimedWord:
+    """A word of a transcript as the recogniser wrote it (with its punctuation), and when it was said
+    (seconds from the utterance's first sample)."""
+    text: str
+    start_s: float
+    end_s: float
+
+
+@dataclass(frozen=True)
 class Transcript:
     text: str
     utterance: Utterance = field(repr=False)
@@ -44,6 +53,8 @@ class Transcript:
     # How well other wordings fit the same audio: their log-probabilities under the recogniser (the
     # wake gate asks whether "Glados, ..." fits where it heard "Waddles, ..."). None: it cannot say.
     rescore: Callable[[Sequence[str]], list[float]] | None = field(default=None, repr=False, compare=False)
+    # When each word of `text` was said, from the same alignment (asked for only when needed). None: it cannot say.
+    timings: Callable[[], tuple[TimedWord, ...]] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

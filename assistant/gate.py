@@ -27,13 +27,16 @@ from .events import RATE, Transcript, Utterance
 from .stt import Transcriber
 from .wake import WakeError, WakeMatch, WakeWord
 from .wake.features import OpenWakeWordMissing
-from .wake.name_model import NameModel, NameModelMissing
+from .wake.name_model import NameModel, NameModelMissing, Sounded
 
 
 WORDS = re.compile(r"[\w']+")
 LEFT_OUT = 3    # a transcript this many words shorter than the plain one left speech out
 PAUSES = 3      # at most this many pauses (the longest) are looked after
 LEAD_S = 0.15   # what is kept of the silence before speech resumed, when cutting at a pause
+# Where the name model heard her name: a window ending at `at_s` holds it when it ends up to 0.2 s before
+# (the trainer's END_AFTER); said, her name lasts 0.3 to 0.7 s. Words timed within this of it are its place.
+PLACE_BEFORE_S, PLACE_AFTER_S = 0.9, 0.1
 
 
 def left_out(text: str, plain: str | None) -> bool:
@@ -57,6 +60,8 @@ class Heard:
     after_s: float = 0.0               # the call began after a pause this far into the utterance (0: at its start);
                                        # transcript and request are then those of the rest from there
     sounded: float | None = None       # the name model: how surely the audio holds her name (0-1), when it ran
+    placed: float | None = None        # her name where the name model heard it, in place of or before the words
+                                       # timed there: the best such wording's log-probability minus what was heard
 
 
 class WakeGate:
@@ -94,7 +99,7 @@ class WakeGate:
             return self._hear_acoustic(utterance)
         plain: Future | None = self._plain.submit(self.stt.transcribe, utterance) if self._plain else None
         model = self.name_model if self.name_model is not None and NameModel.knows(phrase) else None
-        listening: Future | None = (self._sound.submit(model.score, utterance.samples)
+        listening: Future[Sounded] | None = (self._sound.submit(model.hear, utterance.samples)
                                     if model is not None and self._sound is not None else None)
         transcript = self.stt.transcribe(utterance, hotwords=phrase)
         text = transcript.text.strip()
@@ -119,7 +124,7 @@ class WakeGate:
         # call is hers.
         sounded = None
         if listening is not None and (always or (called and someone_else and self.name_sure < 1)):
-            sounded = listening.result()
+            sounded = listening.result().score
             someone_else = someone_else and not (called and self.name_sure < 1 and sounded >= self.name_sure)
         # The left-out rule judges the words' own call; a call the second look found is in the part the
         # first transcription dropped, so that one is shorter than the plain one by design.
@@ -130,10 +135,24 @@ class WakeGate:
             found, named = self._name(plain_transcript or transcript, phrase, first, called=called)
             if match is None and found is not None and self.name_check > 0 and named >= -self.name_check:
                 match = found
+        # The name model sure of her name, the words holding no call: whisper may have written something else
+        # for it anywhere ("Right then Guado, let's begin"), or nothing ("I'm learning Spanish"). Her name is
+        # tried where the model heard it, against the same margin.
+        placed = None
+        if (((match is None and look_again) or always) and listening is not None and self.name_check > 0
+                and self.name_sure < 1 and not self.wake.someone_else(heard_plain or text, phrase, anywhere=True)):
+            sound = listening.result()
+            sounded = sound.score
+            if sounded >= self.name_sure or always:
+                found, placed = self._placed(plain_transcript or transcript, phrase, sound.at_s, first)
+                if (match is None and look_again and found is not None and sounded >= self.name_sure
+                        and placed >= -self.name_check):
+                    match = found
         if listening is not None and sounded is None and match is not None:
-            sounded = listening.result()
+            sounded = listening.result().score
         vetoed = vetoed or (match is not None and sounded is not None and sounded < self.name_floor)
-        heard = Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named, sounded=sounded)
+        heard = Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named,
+                      sounded=sounded, placed=placed)
         if heard.match is None and look_again and self.pause_look_s > 0:
             return self._after_pauses(utterance, phrase) or heard
         return heard
@@ -201,6 +220,27 @@ class WakeGate:
         best = max(range(len(wordings)), key=lambda i: scores[i + 1])
         # The score stays the words' own closeness (below the threshold: the name check decided).
         return WakeMatch(wordings[best].request, first.score if first else 0.0), scores[best + 1] - scores[0]
+
+    def _placed(self, heard: Transcript, phrase: str, at_s: float,
+                first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
+        """Her name in place of one or two of the words timed where the name model heard it, or put in
+        between them, scored against the audio as the name check scores its wordings."""
+        text = heard.text.strip()
+        if not text or heard.timings is None or heard.rescore is None:
+            return None, None
+        timed = heard.timings()
+        words = [w.text for w in timed]
+        lo, hi = at_s - PLACE_BEFORE_S, at_s + PLACE_AFTER_S
+        near = [i for i, w in enumerate(timed) if w.start_s < hi and w.end_s > lo]
+        # before, in place of or after each word timed there (a first word's start is often the audio's)
+        spans = ({(i, i) for i in near} | {(i + 1, i + 1) for i in near} | {(i, i + 1) for i in near}
+                 | {(i, i + 2) for i in near if i + 1 in near})
+        wordings = {w.text: w for start, stop in sorted(spans) for w in self.wake.placed(words, start, stop, phrase)}
+        if not wordings:
+            return None, None
+        scores = heard.rescore([text, *wordings])
+        best = max(range(len(wordings)), key=lambda i: scores[i + 1])
+        return WakeMatch(list(wordings.values())[best].request, first.score if first else 0.0), scores[best + 1] - scores[0]
 
     def _hear_acoustic(self, utterance: Utterance) -> Heard:
         """The engine hears the phrase in the audio; the words after it are the request."""

@@ -112,6 +112,7 @@ def _score(gate: WakeGate, wake, v, folder: Path, row: dict, vad: SileroVAD) -> 
             "named": heard.named if heard.named is not None else float("-inf"),
             "after_pause": heard.after_s > 0,
             "sounded": heard.sounded if heard.sounded is not None else 1.0,
+            "placed": heard.placed if heard.placed is not None else float("-inf"),
             "accepted": heard.match is not None}
 
 
@@ -138,16 +139,18 @@ def gate_times(folder: Path, config, count: int = 24) -> dict[str, list[float]]:
 def accepted(row: dict, threshold: float, margin: float, floor: float = 0.0, sure: float = 1.0) -> bool:
     """The gate's rule: a call in the words unless the plain transcript names someone else (and the
     name model is not `sure` of her name) or heard far more; one in the opening heard again unless
-    someone else was named; else the name check; any of them only when the name model scored the
-    audio at least `floor`. (A call found after a pause is taken as the gate decided it.)"""
-    overruled = floor > 0 and sure < 1 and row["first"] >= threshold and row["sounded"] >= sure
+    someone else was named; else the name check, or, the name model `sure`, her name where it heard it
+    within the same margin; any of them only when the name model scored the audio at least `floor`. (A
+    call found after a pause is taken as the gate decided it.)"""
+    sure_of_her = floor > 0 and sure < 1 and row["sounded"] >= sure
+    overruled = sure_of_her and row["first"] >= threshold
     if (row["someone_else"] and not overruled) or row["sounded"] < floor:
         return False
     if row["first"] >= threshold:
         return not row["invented"]
     if row["opening"] >= threshold:
         return True
-    return (margin > 0 and row["named"] >= -margin) or row["after_pause"]
+    return margin > 0 and (row["named"] >= -margin or (sure_of_her and row["placed"] >= -margin)) or row["after_pause"]
 
 
 def merged(folder: Path, config, count: int, seed: int = 5) -> tuple[dict[str, dict[str, int]], list[str]]:

@@ -7,10 +7,10 @@ import pytest
 
 from assistant.audio.base import resample
 from assistant.config import load_config
-from assistant.events import RATE, Transcript, Utterance
+from assistant.events import RATE, TimedWord, Transcript, Utterance
 from assistant.gate import WakeGate
 from assistant.wake import TranscriptWakeWord
-from assistant.wake.name_model import NameModel, NameModelMissing
+from assistant.wake.name_model import NameModel, NameModelMissing, Sounded
 
 FLOOR = load_config(None).voice.wake.name_model
 
@@ -71,14 +71,14 @@ class _Hears:
 
 
 class _Sounds:
-    """A name model that always gives the same score, counting the times it was asked."""
+    """A name model that always gives the same score (and place), counting the times it was asked."""
 
-    def __init__(self, score: float):
-        self.value, self.asked = score, 0
+    def __init__(self, score: float, at_s: float = 0.0):
+        self.value, self.at_s, self.asked = score, at_s, 0
 
-    def score(self, samples):
+    def hear(self, samples):
         self.asked += 1
-        return self.value
+        return Sounded(self.value, self.at_s)
 
 
 def test_a_call_whose_audio_does_not_sound_like_her_name_is_turned_down():
@@ -111,6 +111,76 @@ def test_her_name_said_glad_oss_is_hers_when_the_model_is_sure():
     assert WakeGate(heard_as, wake).hear(speech, "hey glados").match is None        # without the model
     never = WakeGate(heard_as, wake, name_model=_Sounds(1.0), name_floor=0.3, name_sure=1.0)     # 1: never
     assert never.hear(speech, "hey glados").match is None
+
+
+class _Timed:
+    """A recogniser that hears the same words with or without the hotword, knows when each was said
+    and scores other wordings: `fits` maps a wording to its log-probability; what it heard scores -5,
+    anything else -40."""
+    concurrent = False
+
+    def __init__(self, timed: list[tuple[str, float, float]], fits: dict[str, float]):
+        self.words = tuple(TimedWord(*w) for w in timed)
+        self.text, self.fits, self.scored = " ".join(w.text for w in self.words), fits, []
+
+    def transcribe(self, utterance, hotwords=None):
+        return Transcript(self.text, utterance, 0.1, self._rescore, lambda: self.words)
+
+    def _rescore(self, texts):
+        self.scored.append(list(texts))
+        return [-5.0 if text == self.text else self.fits.get(text, -40.0) for text in texts]
+
+
+def test_her_name_is_tried_where_the_model_heard_it_when_the_words_hold_no_call():
+    """"Right then GLaDOS, let's begin" heard "Right then Guado, let's begin": her name is not in
+    the first words after a greeting, where the name check puts it. The model, sure of her name
+    and of where it ended (just after "Guado"), has it tried in place of the words there; within
+    the name check's margin, a call. Unsure, placed elsewhere, or too unlikely: no call."""
+    speech = Utterance(np.zeros(40_000, np.float32), 0.0, 2.5)
+    wake = TranscriptWakeWord()
+    timed = [("Right", 0.0, 0.78), ("then", 0.78, 1.02), ("Guado,", 1.02, 1.34), ("let's", 1.86, 2.02), ("begin.", 2.02, 2.2)]
+    fits = {"Right then GLaDOS, let's begin.": -16.0}
+
+    def gate(recogniser, score: float, at_s: float = 1.4) -> WakeGate:
+        return WakeGate(recogniser, wake, plain_check=False, name_check=14, name_model=_Sounds(score, at_s),
+                        name_floor=0.3, name_sure=0.99)
+
+    heard = gate(_Timed(timed, fits), 0.999).hear(speech, "hey glados")
+    assert heard.match is not None and heard.match.request == "let's begin" and heard.placed == -11.0
+    assert gate(_Timed(timed, fits), 0.9).hear(speech, "hey glados").match is None              # not sure of her name
+    early = _Timed(timed, fits)                            # heard in "Right" only: "Guado" is not tried
+    assert gate(early, 0.999, at_s=0.3).hear(speech, "hey glados").match is None
+    assert not any("then GLaDOS" in text for texts in early.scored for text in texts)
+    far = {"Right then GLaDOS, let's begin.": -20.0}
+    assert gate(_Timed(timed, far), 0.999).hear(speech, "hey glados").match is None             # 15 nats: too unlikely
+    off = WakeGate(_Timed(timed, fits), wake, plain_check=False, name_check=14, name_model=_Sounds(0.999, 1.4),
+                   name_floor=0.3, name_sure=1.0)                                                  # sure 1: never
+    assert off.hear(speech, "hey glados").match is None
+    # dropped altogether ("I'm learning Spanish"): put in before the words timed where it was heard
+    dropped = _Timed([("I'm", 0.0, 1.62), ("learning", 1.62, 1.96), ("Spanish.", 1.96, 2.42)],
+                     {"GLaDOS, I'm learning Spanish.": -15.0})
+    assert gate(dropped, 0.999, at_s=1.08).hear(speech, "hey glados").match.request == "I'm learning Spanish"
+    # never in place of someone else, and not when the words name someone else anywhere
+    gladys = _Timed([("Hey", 0.0, 0.6), ("Gladys,", 0.6, 1.3), ("nice", 1.3, 1.6), ("hat.", 1.6, 1.9)],
+                    {"Hey GLaDOS, nice hat.": -5.0, "Hey Gladys, GLaDOS, nice hat.": -5.0})
+    assert gate(gladys, 0.999, at_s=1.3).hear(speech, "hey glados").match is None
+    later = _Timed([("So", 0.0, 0.5), ("then", 0.5, 0.9), ("Gladys", 0.9, 1.3), ("came", 1.3, 1.6), ("round.", 1.6, 2.0)],
+                   {"So GLaDOS, Gladys came round.": -6.0})
+    assert gate(later, 0.999, at_s=0.9).hear(speech, "hey glados").match is None
+
+
+def test_placed_wordings_keep_the_recognisers_words_and_never_replace_someone_else():
+    wake = TranscriptWakeWord()
+    words = ["Right", "then", "Guado,", "let's", "begin."]
+    assert [w.text for w in wake.placed(words, 2, 3, "hey glados")] == ["Right then GLaDOS, let's begin.",
+                                                                       "Right then Glados, let's begin."]
+    assert wake.placed(words, 2, 3, "hey glados")[0].request == "let's begin"
+    assert wake.placed(words, 0, 0, "hey glados")[0].text == "GLaDOS, Right then Guado, let's begin."
+    end = wake.placed(["What's", "the", "time,", "Waddles?"], 3, 4, "hey glados")
+    assert end[0].text == "What's the time, GLaDOS?" and end[0].request == "What's the time"
+    for words, start, stop in ((["Hey", "Gladys,", "nice", "hat."], 1, 2), (["Glad", "you", "came."], 0, 1),
+                               (["Hey", "guys,", "dinner!"], 1, 2), (["Hey", "there."], 0, 1), (["Waddles."], 0, 1)):
+        assert wake.placed(words, start, stop, "hey glados") == [], words
 
 
 def test_the_model_listens_only_while_the_phrase_holds_her_name():
@@ -164,3 +234,29 @@ def test_near_misses_whisper_writes_as_her_name_no_longer_wake_her(piper):
     assert fooled >= 1
     call = with_model.hear(lower("Hey GLaDOS, your taxi is here."), "hey glados")
     assert call.match is not None and "taxi" in call.match.request.lower() and call.sounded >= FLOOR
+
+
+def test_her_name_mid_sentence_that_whisper_wrote_as_another_word_wakes_her(piper):
+    """Real audio, real tiny.en: "morning then GLaDOS, how are things" is heard "morning then glottos
+    how are things", her name third, where neither the words nor the name check look. The name
+    model hears it after "then", and her name in place of "glottos" fits the audio. Someone else in
+    the same place does not wake her."""
+    from assistant.stt import WhisperTranscriber
+
+    config = load_config(None).voice.wake
+    stt, wake = WhisperTranscriber(), TranscriptWakeWord(config.threshold)
+    placing = WakeGate.configured(stt, wake, config)
+    before = WakeGate.configured(stt, wake, replace(config, name_model_sure=1.0))      # what the gate did before
+
+    def said(text: str) -> Utterance:
+        samples = np.concatenate([np.zeros(RATE // 2, np.float32), piper(text) * 0.8, np.zeros(RATE // 3, np.float32)])
+        samples = samples + np.random.default_rng(0).normal(0, 0.01, len(samples)).astype(np.float32)
+        return Utterance(samples, 0.0, len(samples) / RATE)
+
+    call = said("morning then Glados, how are things")      # spelled so Piper says the name (GLAH-dohz)
+    assert before.hear(call, "hey glados").match is None
+    heard = placing.hear(call, "hey glados")
+    assert heard.match is not None and "how are things" in heard.match.request.lower()
+    assert heard.placed is not None and heard.placed >= -config.name_check
+    for text in ("morning then Douglas, how are things", "morning then dad, how are things"):
+        assert placing.hear(said(text), "hey glados").match is None, text

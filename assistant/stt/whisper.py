@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..events import RATE, Transcript, Utterance
+from ..events import RATE, TimedWord, Transcript, Utterance
 from .base import STTError, Transcriber
 
 
@@ -68,10 +68,11 @@ class WhisperTranscriber(Transcriber):
             segments = self._decode(utterance, hotwords, limit, repetition_penalty=UNLOOP)
         text = " ".join(s.text.strip() for s in segments).strip()
         frames = len(utterance.samples) // HOP
-        rescore = None
+        rescore = timings = None
         if encoded is not None and 0 < frames <= WINDOW_FRAMES:
             rescore = functools.partial(self._rescore, encoded, frames)
-        return Transcript(text, utterance, time.perf_counter() - t0, rescore)
+            timings = functools.partial(self._timings, encoded, frames, text)
+        return Transcript(text, utterance, time.perf_counter() - t0, rescore, timings)
 
     def _decode(self, utterance: Utterance, hotwords: str | None, limit: int, repetition_penalty: float = 1.0) -> list:
         segments, _ = self.model.transcribe(
@@ -89,23 +90,43 @@ class WhisperTranscriber(Transcriber):
             self._kept.encoded = np.array(encoded, dtype=np.float32)
         return encoded
 
-    def _rescore(self, encoded, frames: int, texts: Sequence[str]) -> list[float]:
-        """Each text's log-probability given the audio, the recogniser forced to write it (the same
-        alignment pass faster-whisper runs for word timings)."""
-        import ctranslate2
+    def _tokens(self):
         if self._tokenizer is None:
             from faster_whisper.tokenizer import Tokenizer
             multilingual = self.model.model.is_multilingual
             self._tokenizer = Tokenizer(self.model.hf_tokenizer, multilingual, task="transcribe",
                                         language=self.language if multilingual else None)
+        return self._tokenizer
+
+    def _rescore(self, encoded, frames: int, texts: Sequence[str]) -> list[float]:
+        """Each text's log-probability given the audio, the recogniser forced to write it (the same
+        alignment pass faster-whisper runs for word timings)."""
+        import ctranslate2
         scores = []
         for text in texts:
-            tokens = self._tokenizer.encode(" " + text.strip())
+            tokens = self._tokens().encode(" " + text.strip())
             if not tokens:
                 scores.append(float("-inf"))
                 continue
-            aligned = self.model.model.align(ctranslate2.StorageView.from_array(encoded), self._tokenizer.sot_sequence,
+            aligned = self.model.model.align(ctranslate2.StorageView.from_array(encoded), self._tokens().sot_sequence,
                                              [tokens], frames)[0]
             probs = np.maximum(np.asarray(aligned.text_token_probs, dtype=np.float64), 1e-12)
             scores.append(float(np.log(probs).sum()))
         return scores
+
+    def _timings(self, encoded, frames: int, text: str) -> tuple[TimedWord, ...]:
+        """When each word of the text was said: faster-whisper's own word alignment (its
+        `word_timestamps`), run on the encoder output kept from the transcription."""
+        import ctranslate2
+        tokens = self._tokens().encode(" " + text.strip()) if text.strip() else []
+        if not tokens:
+            return ()
+        (aligned,) = self.model.find_alignment(self._tokens(), [tokens], ctranslate2.StorageView.from_array(encoded), frames)
+        words: list[TimedWord] = []
+        for w in aligned:
+            text = w["word"].strip()
+            if words and not any(c.isalnum() for c in text):    # punctuation goes with the word before it
+                words[-1] = TimedWord(words[-1].text + text, words[-1].start_s, words[-1].end_s)
+            elif text:
+                words.append(TimedWord(text, float(w["start"]), float(w["end"])))
+        return tuple(words)

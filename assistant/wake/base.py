@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,12 @@ class WakeWord(ABC):
         of the first words only, one spelling (a first look, checked again in full); called: another
         transcript of the same audio already holds a call, so a word that is how the recogniser writes
         her name for some voices, though also a real word, may be replaced too."""
+        return []
+
+    def placed(self, words: Sequence[str], start: int, stop: int, phrase: str) -> list[Wording]:
+        """The transcript's words, as the recogniser wrote them, with her name in place of
+        words[start:stop] (start == stop: put in before words[start]), where the sound says her name
+        was; none when a replaced word names someone else."""
         return []
 
     def listen(self, samples: "np.ndarray") -> float:

@@ -11,11 +11,12 @@ It also fires on some ordinary sentences, so it never wakes her by itself: the w
 to turn down a call the words found whose name did not sound like hers (`voice.wake.name_model`)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .features import SpeechEmbeddings
+from .features import SpeechEmbeddings, ends_at
 
 DEFAULT_MODEL = Path(__file__).with_name("glados_name.npz")
 WINDOW = 16            # embeddings per window (1.96 s of audio)
@@ -26,6 +27,14 @@ NAME = "glados"        # the name the model knows; another wake phrase leaves it
 
 class NameModelMissing(Exception):
     """The weights file is missing or unreadable."""
+
+
+@dataclass(frozen=True)
+class Sounded:
+    """How surely audio holds her name (0-1), and where: the end of the window the members agree on
+    most, in seconds into the audio (her name ends up to 0.2 s before it)."""
+    score: float
+    at_s: float = 0.0
 
 
 class NameModel:
@@ -69,10 +78,18 @@ class NameModel:
 
     def score(self, samples: np.ndarray) -> float:
         """The lowest of the members' best windows over the whole of 16 kHz mono audio (0 for none)."""
+        return self.hear(samples).score
+
+    def hear(self, samples: np.ndarray) -> Sounded:
+        """The score, and where in the audio her name was heard."""
         if self._features is None:
             self._features = SpeechEmbeddings()
         cut = windows(samples, self._features)
-        return float(self.probabilities(cut).max(axis=1).min()) if len(cut) else 0.0
+        if not len(cut):
+            return Sounded(0.0)
+        chances = self.probabilities(cut)
+        agreed = int(chances.min(axis=0).argmax())
+        return Sounded(float(chances.max(axis=1).min()), ends_at(agreed + WINDOW - 1, LEAD_S))
 
 
 def windows(samples: np.ndarray, features: SpeechEmbeddings) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from .base import WakeMatch, WakeWord, Wording
@@ -154,6 +155,28 @@ class TranscriptWakeWord(WakeWord):
                 head = heard[:spans[-k].start()].strip(" ,.!?;:")
                 if head:
                     out += [Wording(f"{head}, {spelled}{end}", head) for spelled in spellings]
+        return out
+
+    def placed(self, words: Sequence[str], start: int, stop: int, phrase: str) -> list[Wording]:
+        """Her name in place of words[start:stop] or put in before words[start], anywhere in the
+        transcript ("Right then Guado, let's begin" -> "Right then GLaDOS, let's begin"; "I'm learning
+        Spanish" -> "GLaDOS, I'm learning Spanish"). Never in place of words naming someone else,
+        "glad", or greetings alone; a word at least is kept."""
+        wanted = WORD.findall(phrase.lower())
+        name = [w for w in wanted if w not in GREETINGS] or wanted
+        replaced = [w for word in words[start:stop] for w in WORD.findall(word.lower())]
+        vetoed = (NEAR_MISSES | OTHER_NAMES | HER_NAME_AS_WORD) - set(wanted)
+        if (vetoed & set(replaced) or (replaced and all(w in GREETINGS for w in replaced))
+                or len(words) - (stop - start) < 1):
+            return []
+        before, after = " ".join(words[:start]), " ".join(words[stop:])
+        out = []
+        for spelled in SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),)):
+            if after.strip(" ,.!?;:"):
+                out.append(Wording(f"{before} {spelled}, {after}".strip(), after.strip(" ,.!?;:")))
+            else:
+                head = before.strip(" ,.!?;:")
+                out.append(Wording(f"{head}, {spelled}{'?' if words[-1].endswith('?') else '.'}", head))
         return out
 
     @staticmethod
