@@ -135,7 +135,7 @@ def test_her_name_is_tried_where_the_model_heard_it_when_the_words_hold_no_call(
     """"Right then GLaDOS, let's begin" heard "Right then Guado, let's begin": her name is not in
     the first words after a greeting, where the name check puts it. The model, sure of her name
     and of where it ended (just after "Guado"), has it tried in place of the words there; within
-    the name check's margin, a call. Unsure, placed elsewhere, or too unlikely: no call."""
+    the margin (name_place), a call. Unsure, placed elsewhere, or too unlikely: no call."""
     speech = Utterance(np.zeros(40_000, np.float32), 0.0, 2.5)
     wake = TranscriptWakeWord()
     timed = [("Right", 0.0, 0.78), ("then", 0.78, 1.02), ("Guado,", 1.02, 1.34), ("let's", 1.86, 2.02), ("begin.", 2.02, 2.2)]
@@ -143,7 +143,7 @@ def test_her_name_is_tried_where_the_model_heard_it_when_the_words_hold_no_call(
 
     def gate(recogniser, score: float, at_s: float = 1.4) -> WakeGate:
         return WakeGate(recogniser, wake, plain_check=False, name_check=14, name_model=_Sounds(score, at_s),
-                        name_floor=0.3, name_sure=0.99)
+                        name_floor=0.3, name_sure=0.99, name_place=14)
 
     heard = gate(_Timed(timed, fits), 0.999).hear(speech, "hey glados")
     assert heard.match is not None and heard.match.request == "let's begin" and heard.placed == -11.0
@@ -153,9 +153,10 @@ def test_her_name_is_tried_where_the_model_heard_it_when_the_words_hold_no_call(
     assert not any("then GLaDOS" in text for texts in early.scored for text in texts)
     far = {"Right then GLaDOS, let's begin.": -20.0}
     assert gate(_Timed(timed, far), 0.999).hear(speech, "hey glados").match is None             # 15 nats: too unlikely
-    off = WakeGate(_Timed(timed, fits), wake, plain_check=False, name_check=14, name_model=_Sounds(0.999, 1.4),
-                   name_floor=0.3, name_sure=1.0)                                                  # sure 1: never
-    assert off.hear(speech, "hey glados").match is None
+    for sure, place in ((1.0, 14), (0.99, 0)):                                 # sure 1: never; place 0: off
+        off = WakeGate(_Timed(timed, fits), wake, plain_check=False, name_check=14, name_model=_Sounds(0.999, 1.4),
+                       name_floor=0.3, name_sure=sure, name_place=place)
+        assert off.hear(speech, "hey glados").match is None
     # dropped altogether ("I'm learning Spanish"): put in before the words timed where it was heard
     dropped = _Timed([("I'm", 0.0, 1.62), ("learning", 1.62, 1.96), ("Spanish.", 1.96, 2.42)],
                      {"GLaDOS, I'm learning Spanish.": -15.0})
@@ -257,6 +258,6 @@ def test_her_name_mid_sentence_that_whisper_wrote_as_another_word_wakes_her(pipe
     assert before.hear(call, "hey glados").match is None
     heard = placing.hear(call, "hey glados")
     assert heard.match is not None and "how are things" in heard.match.request.lower()
-    assert heard.placed is not None and heard.placed >= -config.name_check
+    assert heard.placed is not None and heard.placed >= -config.name_place
     for text in ("morning then Douglas, how are things", "morning then dad, how are things"):
         assert placing.hear(said(text), "hey glados").match is None, text
