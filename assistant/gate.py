@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from .events import RATE, Transcript, Utterance
 from .stt import Transcriber
 from .wake import WakeError, WakeMatch, WakeWord
+from .wake.base import Wording
 from .wake.features import OpenWakeWordMissing
 from .wake.name_model import NameModel, NameModelMissing, Sounded
 
@@ -44,6 +45,17 @@ def left_out(text: str, plain: str | None) -> bool:
     ate the last biscuit" -> "hey glados"; without the hotword: "The last day, it's good"). Words
     are counted once each: a plain transcript stuck repeating itself ("A-g-g-g-...") says nothing."""
     return plain is not None and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT
+
+
+def _fits(heard: Transcript, wordings: list[Wording], first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
+    """The wording with her name that best fits the audio, and how much less likely it is than what
+    the recogniser wrote (the recogniser scores both)."""
+    if not wordings:
+        return None, None
+    scores = heard.rescore([heard.text.strip()] + [w.text for w in wordings])
+    best = max(range(len(wordings)), key=lambda i: scores[i + 1])
+    # The score stays the words' own closeness (below the threshold: the name check decided).
+    return WakeMatch(wordings[best].request, first.score if first else 0.0), scores[best + 1] - scores[0]
 
 
 @dataclass(frozen=True)
@@ -214,19 +226,13 @@ class WakeGate:
         transcript as well woke her for "glasses are in the top cupboard" and found no more calls)."""
         text = heard.text.strip()
         wordings = self.wake.wordings(text, phrase, quick, called) if text and heard.rescore is not None else []
-        if not wordings:
-            return None, None
-        scores = heard.rescore([text] + [w.text for w in wordings])
-        best = max(range(len(wordings)), key=lambda i: scores[i + 1])
-        # The score stays the words' own closeness (below the threshold: the name check decided).
-        return WakeMatch(wordings[best].request, first.score if first else 0.0), scores[best + 1] - scores[0]
+        return _fits(heard, wordings, first)
 
     def _placed(self, heard: Transcript, phrase: str, at_s: float,
                 first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
         """Her name in place of one or two of the words timed where the name model heard it, or put in
         between them, scored against the audio as the name check scores its wordings."""
-        text = heard.text.strip()
-        if not text or heard.timings is None or heard.rescore is None:
+        if not heard.text.strip() or heard.timings is None or heard.rescore is None:
             return None, None
         timed = heard.timings()
         words = [w.text for w in timed]
@@ -236,11 +242,7 @@ class WakeGate:
         spans = ({(i, i) for i in near} | {(i + 1, i + 1) for i in near} | {(i, i + 1) for i in near}
                  | {(i, i + 2) for i in near if i + 1 in near})
         wordings = {w.text: w for start, stop in sorted(spans) for w in self.wake.placed(words, start, stop, phrase)}
-        if not wordings:
-            return None, None
-        scores = heard.rescore([text, *wordings])
-        best = max(range(len(wordings)), key=lambda i: scores[i + 1])
-        return WakeMatch(list(wordings.values())[best].request, first.score if first else 0.0), scores[best + 1] - scores[0]
+        return _fits(heard, list(wordings.values()), first)
 
     def _hear_acoustic(self, utterance: Utterance) -> Heard:
         """The engine hears the phrase in the audio; the words after it are the request."""

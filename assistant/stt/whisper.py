@@ -124,9 +124,9 @@ class WhisperTranscriber(Transcriber):
         (aligned,) = self.model.find_alignment(self._tokens(), [tokens], ctranslate2.StorageView.from_array(encoded), frames)
         words: list[TimedWord] = []
         for w in aligned:
-            text = w["word"].strip()
-            if words and not any(c.isalnum() for c in text):    # punctuation goes with the word before it
-                words[-1] = TimedWord(words[-1].text + text, words[-1].start_s, words[-1].end_s)
-            elif text:
-                words.append(TimedWord(text, float(w["start"]), float(w["end"])))
+            said = w["word"].strip()
+            if words and not any(c.isalnum() for c in said):    # punctuation goes with the word before it
+                words[-1] = TimedWord(words[-1].text + said, words[-1].start_s, words[-1].end_s)
+            elif said:
+                words.append(TimedWord(said, float(w["start"]), float(w["end"])))
         return tuple(words)
