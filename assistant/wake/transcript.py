@@ -32,6 +32,11 @@ SPELLED_AS_HER = 0.85    # letters in common (difflib's ratio): "gladdos" 0.92 i
 SPELLINGS = {"glados": ("GLaDOS", "Glados")}
 
 
+def _spellings(name: list[str]) -> tuple[str, ...]:
+    """How the recogniser writes her name (SPELLINGS), else each word capitalised."""
+    return SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))
+
+
 def _letters(words: list[str]) -> str:
     return "".join(words).replace("'", "")
 
@@ -129,7 +134,7 @@ class TranscriptWakeWord(WakeWord):
         name = [w for w in wanted if w not in GREETINGS] or wanted
         if not words or not wanted:
             return []
-        spellings = SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))[: 1 if quick else None]
+        spellings = _spellings(name)[: 1 if quick else None]
         greeting = next((w for w in wanted if w in GREETINGS), "hey").capitalize()
         gladys = any(w in HER_NAME_AS_WORD and after in GLADYS_TAILS for w, after in zip(words, words[1:]))
         vetoed = (NEAR_MISSES | OTHER_NAMES) - set(wanted) - (HER_NAME_AS_WORD if called and not gladys else set())
@@ -171,7 +176,7 @@ class TranscriptWakeWord(WakeWord):
             return []
         before, after = " ".join(words[:start]), " ".join(words[stop:])
         out = []
-        for spelled in SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),)):
+        for spelled in _spellings(name):
             if after.strip(" ,.!?;:"):
                 out.append(Wording(f"{before} {spelled}, {after}".strip(), after.strip(" ,.!?;:")))
             else:
