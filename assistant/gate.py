@@ -152,10 +152,11 @@ class WakeGate:
         # tried where the model heard it (name_place: two signals agree, so a looser margin than the name check's).
         placed = None
         if (((match is None and look_again) or always) and listening is not None and (self.name_place > 0 or always)
-                and self.name_sure < 1 and not self.wake.someone_else(heard_plain or text, phrase, anywhere=True)):
+                and self.name_sure < 1):
             sound = listening.result()
             sounded = sound.score
-            if sounded >= self.name_sure or always:
+            # the model's verdict first: the plain transcript is looked through for other names only when it is sure
+            if (sounded >= self.name_sure or always) and not self.wake.someone_else(heard_plain or text, phrase, anywhere=True):
                 found, placed = self._placed(plain_transcript or transcript, phrase, sound.at_s, first)
                 if (match is None and look_again and found is not None and sounded >= self.name_sure
                         and self.name_place > 0 and placed >= -self.name_place):
