@@ -129,6 +129,11 @@ def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_
                                  ("Okay, guys, let's get going.", "hey glados", True),
                                  ("How long until Christmas gladdos?", "hey glados", False),  # her name, spelled
                                  ("Gladoss, what time is it?", "hey glados", False),
+                                 ("Glad it's going cold.", "hey glados", True),              # Gladys, split
+                                 ("Hey, glad this are you coming.", "hey glados", True),
+                                 ("I'm so glad it's Friday, Gladys.", "hey glados", True),
+                                 ("Hey, glad us. My husband is called Tom.", "hey glados", False),  # GLAD-oss
+                                 ("I'm glad it's sunny, GLaDOS.", "hey glados", False),     # called besides
                                  ("Hey, glad I'm good morning.", "hey glados", False),      # a call, misheard
                                  ("Glados, my favorite color is green.", "hey glados", False)):
         assert wake.someone_else(plain, phrase) is other, plain

@@ -22,11 +22,12 @@ NAME_TAILS = {"os", "us", "dos", "ose", "oss", "ous", "oes", "o's", "ohs"}     #
 OTHER_NAMES = {"gladys", "gladis", "gladstone", "claude", "claudia", "clyde", "glenda", "google", "jarvis", "siri",
                "alexa", "cortana",
                "guys", "lad", "lads"}      # people addressed together: never written for a call on the wake sets
-# Without the hotword, whisper writes espeak-ng's "GLaDOS" as "glad I'm", "glad don't", "glad those":
-# replaced in the wordings only when the hotword's transcript of the same audio called her, and not
-# before a word with Gladys's second vowel ("Glad this is coming round later", "Hey, glad this are you").
+# Without the hotword, whisper writes espeak-ng's "GLaDOS" as "glad I'm", "glad don't", "glad those",
+# and GLAD-oss as "glad us": replaced in the wordings only when the hotword's transcript of the same
+# audio called her, and not before a word with Gladys's second vowel ("Glad this is coming round
+# later", "Hey, glad this are you", "Glad it's going cold": there it is Gladys, see someone_else).
 HER_NAME_AS_WORD = {"glad"}
-GLADYS_TAILS = {"is", "this", "his"}
+GLADYS_TAILS = {"is", "this", "his", "it's"}
 SPELLED_AS_HER = 0.85    # letters in common (difflib's ratio): "gladdos" 0.92 is her name, "gladys" 0.83 is not
 # How the recogniser writes a name, for wordings scored against the audio (else: capitalised).
 SPELLINGS = {"glados": ("GLaDOS", "Glados")}
@@ -114,14 +115,20 @@ class TranscriptWakeWord(WakeWord):
         # Her name's first four letters and more: "Gladdies", "Gladest", "Gladys" are someone else.
         kin = name[:4] if len(name) > 4 else None
 
-        def other(w: str) -> bool:
+        def other(i: int) -> bool:
+            w = words[i]
             # ... unless spelled nearly as her name ("gladdos", "gladoss": whisper's spelling of it)
-            return w in others or (kin is not None and w.startswith(kin) and len(w) > len(kin)
-                                   and SequenceMatcher(None, w, name).ratio() < SPELLED_AS_HER)
-        if not any(other(w) for w in (words if anywhere else words[:3] + words[-1:])):
+            return (w in others or (kin is not None and w.startswith(kin) and len(w) > len(kin)
+                                    and SequenceMatcher(None, w, name).ratio() < SPELLED_AS_HER)
+                    # "Glad it's going cold", "Hey, glad this are you coming": Gladys, split before her second
+                    # vowel (on the wake sets never written for a call; GLAD-oss comes out "glad us")
+                    or (name.startswith("glad") and w in HER_NAME_AS_WORD and i + 1 < len(words)
+                        and words[i + 1] in GLADYS_TAILS))
+        near = range(len(words)) if anywhere else sorted({*range(min(3, len(words))), len(words) - 1} - {-1})
+        if not any(other(i) for i in near):
             return False
         # Unless she is called besides: "hey GLaDOS, remind me to call Gladys" is hers.
-        return self.match(" ".join(w for w in words if not other(w)), phrase) is None
+        return self.match(" ".join(w for i, w in enumerate(words) if not other(i)), phrase) is None
 
     def wordings(self, heard: str, phrase: str, quick: bool = False, called: bool = False) -> list[Wording]:
         """Her name in place of the first one or two words (after a greeting, or with one), or of
