@@ -1,7 +1,7 @@
 """Is it for her? False accepts per 100 ordinary sentences and misses of the ways to call her, on
 the labelled wake set, across wake thresholds.
 
-    .venv/bin/python bench/wake_bench.py [--held-out [1-8]] [--spoken-as S] [--set DIR] [--list] [--merged N]
+    .venv/bin/python bench/wake_bench.py [--held-out [1-10]] [--spoken-as S] [--set DIR] [--list] [--merged N]
 
 The set (tests/fixtures/wake_sentences.py: 106 household sentences, 25 of them near misses such as
 "hey glad to see you", "Gladys", "hey Google"; 24 calls) is spoken by make_fixtures.py --wake-set
@@ -17,7 +17,8 @@ the settings were chosen on the first set: set 1 (bench/.wakeset-heldout) was th
 the name check's margin, so it flatters too; set 2 (bench/.wakeset-heldout2) changed only near-miss
 word rules; sets 3 to 7 (bench/.wakeset-heldout3, ...) were each written at the start of a round and
 scored before and after it (set 7's misses were looked at, to find where whisper put her name); set 8
-was written with set 7 and first heard at the end of that round, with the settings fixed.
+was written with set 7 and first heard at the end of that round, with the settings fixed; sets 9 and
+10 likewise (9 scored at the start of the next round, 10 first heard at its end).
 Each recording is one utterance carrying the pauses the loop's segmenter finds in it.
 
 --merged N builds utterances of two of the set's recordings with a breath between (under the end

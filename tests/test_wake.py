@@ -111,6 +111,9 @@ def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_
     gladys = WakeGate(_Hears("hey glados are you coming to dinner", "Hey Gladys, are you coming to dinner?"), wake)
     heard = gladys.hear(speech, "hey glados")
     assert heard.first.score >= wake.threshold and heard.match is None and heard.vetoed
+    split = WakeGate(_Hears("glados it keeps going cold", "Glad it's going cold."), wake)    # "Gladys, your tea's ..."
+    heard = split.hear(speech, "hey glados")
+    assert heard.first.score >= wake.threshold and heard.match is None and heard.vetoed
     her = WakeGate(_Hears("hey glados what time is it", "Hey glottos, what time is it?"), wake)
     assert her.hear(speech, "hey glados").match.request == "what time is it"
     quiet = _Hears("did you feed the cat", "did you feed the cat")
