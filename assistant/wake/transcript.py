@@ -107,7 +107,7 @@ class TranscriptWakeWord(WakeWord):
         three words or the last, where her name would be (anywhere: in any place), and does not call
         her itself. Without the hotword, whisper never wrote a longer word beginning like her name for
         a call to her (on the wake sets); it wrote "Gladys", "Gladly", "Gladdies", "Gladest" for people
-        and words."""
+        and words, and "glad" before Gladys's second vowel ("Glad it's going cold") for her too."""
         words = WORD.findall(plain.lower())
         wanted = WORD.findall(phrase.lower())
         others = OTHER_NAMES - set(wanted)
