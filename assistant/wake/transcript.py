@@ -38,6 +38,11 @@ def _spellings(name: list[str]) -> tuple[str, ...]:
     return SPELLINGS.get(" ".join(name), (" ".join(w.capitalize() for w in name),))
 
 
+def _split_gladys(words: Sequence[str], i: int) -> bool:
+    """words[i] is "glad" before a word with Gladys's second vowel: "Glad it's going cold"."""
+    return words[i] in HER_NAME_AS_WORD and i + 1 < len(words) and words[i + 1] in GLADYS_TAILS
+
+
 def _letters(words: list[str]) -> str:
     return "".join(words).replace("'", "")
 
@@ -122,8 +127,7 @@ class TranscriptWakeWord(WakeWord):
                                     and SequenceMatcher(None, w, name).ratio() < SPELLED_AS_HER)
                     # "Glad it's going cold", "Hey, glad this are you coming": Gladys, split before her second
                     # vowel (on the wake sets never written for a call; GLAD-oss comes out "glad us")
-                    or (name.startswith("glad") and w in HER_NAME_AS_WORD and i + 1 < len(words)
-                        and words[i + 1] in GLADYS_TAILS))
+                    or (name.startswith("glad") and _split_gladys(words, i)))
         near = range(len(words)) if anywhere else sorted({*range(min(3, len(words))), len(words) - 1} - {-1})
         if not any(other(i) for i in near):
             return False
@@ -143,7 +147,7 @@ class TranscriptWakeWord(WakeWord):
             return []
         spellings = _spellings(name)[: 1 if quick else None]
         greeting = next((w for w in wanted if w in GREETINGS), "hey").capitalize()
-        gladys = any(w in HER_NAME_AS_WORD and after in GLADYS_TAILS for w, after in zip(words, words[1:]))
+        gladys = any(_split_gladys(words, i) for i in range(len(words)))
         vetoed = (NEAR_MISSES | OTHER_NAMES) - set(wanted) - (HER_NAME_AS_WORD if called and not gladys else set())
 
         def rest(after: int) -> str:      # the words after a replaced opening, with the closing mark
