@@ -114,6 +114,8 @@ class TranscriptWakeWord(WakeWord):
         a call to her (on the wake sets); it wrote "Gladys", "Gladly", "Gladdies", "Gladest" for people
         and words, and "glad" before Gladys's second vowel ("Glad it's going cold") for her too."""
         words = WORD.findall(plain.lower())
+        if not words:
+            return False
         wanted = WORD.findall(phrase.lower())
         others = OTHER_NAMES - set(wanted)
         name = "".join(w for w in wanted if w not in GREETINGS)
@@ -128,7 +130,7 @@ class TranscriptWakeWord(WakeWord):
                     # "Glad it's going cold", "Hey, glad this are you coming": Gladys, split before her second
                     # vowel (on the wake sets never written for a call; GLAD-oss comes out "glad us")
                     or (name.startswith("glad") and _split_gladys(words, i)))
-        near = range(len(words)) if anywhere else sorted({*range(min(3, len(words))), len(words) - 1} - {-1})
+        near = range(len(words)) if anywhere else [*range(min(3, len(words))), len(words) - 1]   # first three, last
         if not any(other(i) for i in near):
             return False
         # Unless she is called besides: "hey GLaDOS, remind me to call Gladys" is hers.
