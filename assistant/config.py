@@ -152,7 +152,7 @@ class WakeConfig:
                                                                 # looked at for a call of its own; 0: off
     name_model: Annotated[float, Field(ge=0, lt=1)] = 0.3      # a call whose audio the name model scores below this
                                                                 # is not hers ("Gladys" heard "glados"); 0: off
-    name_model_sure: Annotated[float, Field(gt=0, le=1)] = 0.99  # the model this sure: a call the words found whose
+    name_model_sure: Annotated[float, Field(gt=0, le=1)] = 0.93  # the model this sure: a call the words found whose
                                                                   # plain transcript wrote "Gladys" stands, and with no
                                                                   # call in the words her name is tried where it was heard
     name_place: Annotated[float, Field(ge=0, le=100)] = 18.0   # her name where the model heard it: at most this much

@@ -2,8 +2,9 @@
 sounds like it ("Gladys", "glad", "gladly", "hey lads"). Tiny.en, told to expect her name, writes
 "glados" for all of those; this listens to the sound instead. Small networks (1536 -> 32 -> 1) read
 16 of openWakeWord's speech embeddings (features.py; 1.96 s) at a time; each scores the utterance by
-its best window, and the score is the lowest of theirs, 0 to 1 (two members, trained on different
-near misses, each fooled by a few sentences the other is not).
+its best window, and the score is the lowest of theirs, 0 to 1 (three members, trained on different
+near misses, each fooled by a few sentences the others are not; the third was added for "glad" before
+a vowel, "glad all's well", which the first two were as sure of as of her name).
 
 Trained by tests/fixtures/train_name_model.py on synthetic speech only (Piper 'joe' and espeak-ng
 voices that the wake sets do not use), her name said three ways (GLAD-oss, GLAH-dohz, gee-la-DOS).
