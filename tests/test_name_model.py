@@ -13,6 +13,7 @@ from assistant.wake import TranscriptWakeWord
 from assistant.wake.name_model import NameModel, NameModelMissing, Sounded
 
 FLOOR = load_config(None).voice.wake.name_model
+SURE = load_config(None).voice.wake.name_model_sure
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,17 @@ def test_the_shipped_model_hears_her_name_and_not_the_names_like_it(piper):
                  "Gladly, I'll lay the table.", "Did you remember to feed the cat?"):
         assert model.score(piper(text)) < FLOOR, text
     assert model.score(np.zeros(0, np.float32)) < FLOOR          # nothing at all: no name
+
+
+def test_glad_before_a_vowel_is_not_her_name(piper):
+    """"Glad all's ..." is GLAD-oss but for its last sound: the model's first two members were as sure
+    of such sentences as of her name (0.98-0.999 on these); its third, trained on them, is not."""
+    model = NameModel()
+    for text in ("Glad all of you could make it.", "So glad about the news.", "Glad all's quiet tonight.",
+                 "I'm glad of a sit down."):
+        assert model.score(piper(text)) < FLOOR, text
+    for text in ("Hey Gladoss, is the kettle on?", "Gladoss, what's the time in Tokyo?"):     # said GLAD-oss
+        assert model.score(piper(text)) >= SURE, text
 
 
 def test_a_broken_weights_file_says_what_to_do(tmp_path):
