@@ -157,6 +157,8 @@ class WakeConfig:
                                                                   # call in the words her name is tried where it was heard
     name_place: Annotated[float, Field(ge=0, le=100)] = 18.0   # her name where the model heard it: at most this much
                                                                 # less likely (nats) than what was heard is a call; 0: off
+    beam_look: Annotated[int, Field(ge=0, le=10)] = 5           # the model sure of her name and no call found: heard
+                                                                # again searching this many readings at once; 0 or 1: off
 
 
 @dataclass(frozen=True)

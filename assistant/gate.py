@@ -79,10 +79,11 @@ class Heard:
 class WakeGate:
     def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0, plain_check: bool = True,
                  name_check: float = 0.0, pause_look_s: float = 0.0, name_model: NameModel | None = None,
-                 name_floor: float = 0.0, name_sure: float = 1.0, name_place: float = 0.0):
+                 name_floor: float = 0.0, name_sure: float = 1.0, name_place: float = 0.0, beam_look: int = 0):
         self.stt, self.wake, self.second_look_s, self.plain_check = stt, wake, second_look_s, plain_check
         self.name_check, self.pause_look_s = name_check, pause_look_s
         self.name_model, self.name_floor, self.name_sure, self.name_place = name_model, name_floor, name_sure, name_place
+        self.beam_look = beam_look
         # The name model listens while whisper transcribes (its ONNX runs leave the GIL): about 0.1 s each,
         # off the path the user waits on. Most of it is wasted on utterances nobody called her in.
         self._sound = ThreadPoolExecutor(1, thread_name_prefix="name-model") if name_model is not None else None
@@ -101,7 +102,7 @@ class WakeGate:
                 raise WakeError(f"the name model cannot load ({exc}); run the setup again, or set "
                                 "voice.wake.name_model: 0 to go without it") from exc
         return cls(stt, wake, config.second_look_s, config.plain_check, config.name_check, config.pause_look_s,
-                   model, config.name_model, config.name_model_sure, config.name_place)
+                   model, config.name_model, config.name_model_sure, config.name_place, config.beam_look)
 
     def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:
         """look_again: take the second look and the name check when the phrase is missing (not
@@ -151,15 +152,31 @@ class WakeGate:
         # for it anywhere ("Right then Guado, let's begin"), or nothing ("I'm learning Spanish"). Her name is
         # tried where the model heard it (name_place: two signals agree, so a looser margin than the name check's).
         placed = None
+        nobody_else: bool | None = None      # no one else named anywhere in the plain transcript (asked once, when needed)
         if (((match is None and look_again) or always) and listening is not None and (self.name_place > 0 or always)
                 and self.name_sure < 1):
             sound = listening.result()
             sounded = sound.score
             # the model's verdict first: the plain transcript is looked through for other names only when it is sure
-            if (sounded >= self.name_sure or always) and not self.wake.someone_else(heard_plain or text, phrase, anywhere=True):
+            if sounded >= self.name_sure or always:
+                nobody_else = not self.wake.someone_else(heard_plain or text, phrase, anywhere=True)
+            if nobody_else:
                 found, placed = self._placed(plain_transcript or transcript, phrase, sound.at_s, first)
                 if (match is None and look_again and found is not None and sounded >= self.name_sure
                         and self.name_place > 0 and placed >= -self.name_place):
+                    match = found
+        # Still no call, the model sure of her name: greedy decoding can leave her name at its first turn ("I move
+        # to man" for "Glados, I've moved to Bath"); a beam search (beam_look readings at once) writes it more often.
+        # One more transcription, about as long as the first, only on this rare path.
+        if match is None and look_again and self.beam_look > 1 and listening is not None and self.name_sure < 1:
+            sounded = listening.result().score
+            if sounded >= self.name_sure and text:
+                if nobody_else is None:
+                    nobody_else = not self.wake.someone_else(heard_plain or text, phrase, anywhere=True)
+                wider = self.stt.transcribe_wider(utterance, hotwords=phrase, beam_size=self.beam_look) if nobody_else else None
+                found = self.wake.best(wider.text.strip(), phrase) if wider is not None and wider.text.strip() else None
+                if (found is not None and found.score >= self.wake.threshold
+                        and not self.invented(wider.text.strip(), heard_plain, found.request, phrase)):
                     match = found
         if listening is not None and sounded is None and match is not None:
             sounded = listening.result().score

@@ -125,6 +125,44 @@ def test_her_name_said_glad_oss_is_hers_when_the_model_is_sure():
     assert never.hear(speech, "hey glados").match is None
 
 
+class _Widens(_Hears):
+    """A recogniser whose greedy reading misses her name and whose beam search finds it."""
+    concurrent = True       # as whisper: the plain check runs beside the first transcription
+
+    def __init__(self, with_hotword: str, plain: str, wider: str):
+        super().__init__(with_hotword, plain)
+        self.wider, self.widened = wider, 0
+
+    def transcribe_wider(self, utterance, hotwords=None, beam_size=5):
+        self.widened += 1
+        return Transcript(self.wider if hotwords else self.plain, utterance, 0.4)
+
+
+def test_a_wider_search_finds_her_name_when_the_model_is_sure_and_the_words_are_not():
+    """"Glados, I've moved to Bath" heard "I move to man" (greedy); a beam search with the hotword
+    writes "glados, I move to man". Asked only when the model is sure of her name and nobody else
+    is named; a call found there counts, her name alone for a whole sentence does not."""
+    speech = Utterance(np.zeros(32_000, np.float32), 0.0, 2.0)
+    wake = TranscriptWakeWord()
+
+    def gate(recogniser, score: float, beam: int = 5) -> WakeGate:
+        return WakeGate(recogniser, wake, name_model=_Sounds(score), name_floor=0.3, name_sure=0.93, beam_look=beam)
+
+    moved = _Widens("I move to man", "I move to man.", "glados, I move to man")
+    heard = gate(moved, 0.999).hear(speech, "hey glados")
+    assert heard.match is not None and heard.match.request == "I move to man" and moved.widened == 1
+    unsure = _Widens("I move to man", "I move to man.", "glados, I move to man")
+    assert gate(unsure, 0.9).hear(speech, "hey glados").match is None and unsure.widened == 0
+    off = _Widens("I move to man", "I move to man.", "glados, I move to man")
+    assert gate(off, 0.999, beam=0).hear(speech, "hey glados").match is None and off.widened == 0
+    gladys = _Widens("hey lettuce are you in", "Hey Gladys, are you in?", "hey glados are you in")
+    assert gate(gladys, 0.999).hear(speech, "hey glados").match is None and gladys.widened == 0   # someone else named
+    alone = _Widens("the last day it's good", "The last day, it's good.", "hey glados")         # her name for a sentence
+    assert gate(alone, 0.999).hear(speech, "hey glados").match is None and alone.widened == 1
+    first = _Widens("hey glados what time is it", "Hey, what time is it?", "unused")             # the words found it
+    assert gate(first, 0.999).hear(speech, "hey glados").match is not None and first.widened == 0
+
+
 class _Timed:
     """A recogniser that hears the same words with or without the hotword, knows when each was said
     and scores other wordings: `fits` maps a wording to its log-probability; what it heard scores -5,

@@ -16,3 +16,8 @@ class Transcriber(ABC):
     @abstractmethod
     def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
         ...
+
+    def transcribe_wider(self, utterance: Utterance, hotwords: str | None = None, beam_size: int = 5) -> Transcript | None:
+        """The same audio read again, `beam_size` readings searched at once (the wake gate's beam look);
+        None: this recogniser cannot."""
+        return None

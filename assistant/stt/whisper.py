@@ -58,14 +58,20 @@ class WhisperTranscriber(Transcriber):
         self._tokenizer = None
 
     def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
+        return self._transcribe(utterance, hotwords, self.beam_size)
+
+    def transcribe_wider(self, utterance: Utterance, hotwords: str | None = None, beam_size: int = 5) -> Transcript:
+        return self._transcribe(utterance, hotwords, max(beam_size, self.beam_size))
+
+    def _transcribe(self, utterance: Utterance, hotwords: str | None, beam_size: int) -> Transcript:
         t0 = time.perf_counter()
         self._kept.encoded = None
         limit = min(MAX_TOKENS, max(MIN_TOKENS, int(TOKENS_PER_S * utterance.seconds)))
-        segments = self._decode(utterance, hotwords, limit)
+        segments = self._decode(utterance, hotwords, limit, beam_size)
         encoded, self._kept.encoded = self._kept.encoded, False     # False: keep no more until the next one
         if any(looped(s.tokens) for s in segments):
             # A loop: decoded once more, repeats penalised, so the words around it are heard.
-            segments = self._decode(utterance, hotwords, limit, repetition_penalty=UNLOOP)
+            segments = self._decode(utterance, hotwords, limit, beam_size, repetition_penalty=UNLOOP)
         text = " ".join(s.text.strip() for s in segments).strip()
         frames = len(utterance.samples) // HOP
         rescore = timings = None
@@ -74,9 +80,10 @@ class WhisperTranscriber(Transcriber):
             timings = functools.partial(self._timings, encoded, frames, text)
         return Transcript(text, utterance, time.perf_counter() - t0, rescore, timings)
 
-    def _decode(self, utterance: Utterance, hotwords: str | None, limit: int, repetition_penalty: float = 1.0) -> list:
+    def _decode(self, utterance: Utterance, hotwords: str | None, limit: int, beam_size: int,
+                repetition_penalty: float = 1.0) -> list:
         segments, _ = self.model.transcribe(
-            utterance.samples, language=self.language, beam_size=self.beam_size, hotwords=hotwords,
+            utterance.samples, language=self.language, beam_size=beam_size, hotwords=hotwords,
             vad_filter=False, condition_on_previous_text=False, without_timestamps=True,
             temperature=0.0,    # no temperature fallback: one decode, so the time is bounded
             max_new_tokens=limit, repetition_penalty=repetition_penalty)
