@@ -16,7 +16,12 @@ on ... hey GLaDOS, what time is it?"): the call is then mid-transcript, or whisp
 speech after each pause inside the utterance (`pause_look_s` or longer, the longest few) is heard
 again with the hotword; where it opens with a call (in the words, or her name fits in place of its
 first words: a call without a greeting is the one whisper mishears most), the rest of the utterance
-from there goes through the whole gate as an utterance of its own."""
+from there goes through the whole gate as an utterance of its own.
+
+The name model (wake/name_model.py) listens to the sound beside whisper: it vetoes a call whose name
+does not sound like hers, keeps one the plain check took for "Gladys" when it is sure, and, sure and
+with no call in the words, has her name tried where it heard it and, last, the utterance heard again
+with a beam search (whisper's greedy reading can leave her name at its first turn)."""
 from __future__ import annotations
 
 import re
