@@ -155,6 +155,7 @@ class WakeConfig:
     name_model_sure: Annotated[float, Field(gt=0, le=1)] = 0.93  # the model this sure: a call the words found whose
                                                                   # plain transcript wrote "Gladys" stands, and with no
                                                                   # call in the words her name is tried where it was heard
+                                                                  # and the beam look is taken
     name_place: Annotated[float, Field(ge=0, le=100)] = 18.0   # her name where the model heard it: at most this much
                                                                 # less likely (nats) than what was heard is a call; 0: off
     beam_look: Annotated[int, Field(ge=0, le=10)] = 5           # the model sure of her name and no call found: heard
