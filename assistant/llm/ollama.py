@@ -12,6 +12,7 @@ import ollama
 from .base import LLM, Chunk, LLMError, LLMTimeout, LLMUnavailable, ModelMissing, Progress, StreamBroken, ToolCall
 
 _END = object()
+READ_SLACK_S = 5.0      # the client's read timeout past chat()'s own: chat()'s, with its clearer message, comes first
 
 
 class OllamaLLM(LLM):
@@ -21,8 +22,11 @@ class OllamaLLM(LLM):
         self.first_token_timeout = first_token_timeout
         self.between_tokens_timeout = between_tokens_timeout
         self.temperature = temperature
-        # The client's default timeout is none: a server that accepts and never answers would hang us.
-        self._timeout = httpx.Timeout(connect=connect_timeout, read=max(first_token_timeout, between_tokens_timeout),
+        # The client's default timeout is none: a server that accepts and never answers would hang us. chat()
+        # times the first and later tokens itself; the client's own read timeout only frees its worker, so it
+        # waits a little longer (equal, the two raced on a loaded machine and the message came out wrong).
+        self._timeout = httpx.Timeout(connect=connect_timeout,
+                                      read=max(first_token_timeout, between_tokens_timeout) + READ_SLACK_S,
                                       write=30.0, pool=connect_timeout)
         self._client = ollama.Client(host=host, timeout=self._timeout)
         self._tools: bool | None = None
