@@ -18,7 +18,8 @@ the name check's margin, so it flatters too; set 2 (bench/.wakeset-heldout2) cha
 word rules; sets 3 to 7 (bench/.wakeset-heldout3, ...) were each written at the start of a round and
 scored before and after it (set 7's misses were looked at, to find where whisper put her name); set 8
 was written with set 7 and first heard at the end of that round, with the settings fixed; sets 9 and
-10 likewise (9 scored at the start of the next round, 10 first heard at its end).
+10 likewise (9 scored at the start of the next round, 10 first heard at its end), and 11 and 12 in
+the round after (12's GLAD-oss misses then led to the beam look).
 Each recording is one utterance carrying the pauses the loop's segmenter finds in it.
 
 --merged N builds utterances of two of the set's recordings with a breath between (under the end
