@@ -179,9 +179,10 @@ class WakeGate:
                 if nobody_else is None:
                     nobody_else = not self.wake.someone_else(heard_plain or text, phrase, anywhere=True)
                 wider = self.stt.transcribe_wider(utterance, hotwords=phrase, beam_size=self.beam_look) if nobody_else else None
-                found = self.wake.best(wider.text.strip(), phrase) if wider is not None and wider.text.strip() else None
+                said = wider.text.strip() if wider is not None else ""
+                found = self.wake.best(said, phrase) if said else None
                 if (found is not None and found.score >= self.wake.threshold
-                        and not self.invented(wider.text.strip(), heard_plain, found.request, phrase)):
+                        and not self.invented(said, heard_plain, found.request, phrase)):
                     match = found
         if listening is not None and sounded is None and match is not None:
             sounded = listening.result().score
