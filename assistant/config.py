@@ -160,6 +160,10 @@ class WakeConfig:
                                                                 # less likely (nats) than what was heard is a call; 0: off
     beam_look: Annotated[int, Field(ge=0, le=10)] = 5           # the model sure of her name and no call found: heard
                                                                 # again searching this many readings at once; 0 or 1: off
+    name_alone: Annotated[float, Field(gt=0, le=1)] = 0.9995    # the model this sure of her name in the opening, whisper
+                                                                # unsure of what it wrote there: a call; 1: never
+    name_alone_unsure: Annotated[float, Field(ge=0, le=10)] = 0.25  # whisper unsure: its plain transcript's mean
+                                                                    # log-probability per token below minus this (nats)
 
 
 @dataclass(frozen=True)

@@ -79,16 +79,19 @@ class Heard:
     sounded: float | None = None       # the name model: how surely the audio holds her name (0-1), when it ran
     placed: float | None = None        # her name where the name model heard it, in place of or before the words
                                        # timed there: the best such wording's log-probability minus what was heard
+    alone: bool = False                # the call rests on the name model: all but sure of her name in the opening,
+                                       # where whisper was unsure of what it heard (WakeGate._alone)
 
 
 class WakeGate:
     def __init__(self, stt: Transcriber, wake: WakeWord, second_look_s: float = 2.0, plain_check: bool = True,
                  name_check: float = 0.0, pause_look_s: float = 0.0, name_model: NameModel | None = None,
-                 name_floor: float = 0.0, name_sure: float = 1.0, name_place: float = 0.0, beam_look: int = 0):
+                 name_floor: float = 0.0, name_sure: float = 1.0, name_place: float = 0.0, beam_look: int = 0,
+                 name_alone: float = 1.0, name_alone_unsure: float = 0.0):
         self.stt, self.wake, self.second_look_s, self.plain_check = stt, wake, second_look_s, plain_check
         self.name_check, self.pause_look_s = name_check, pause_look_s
         self.name_model, self.name_floor, self.name_sure, self.name_place = name_model, name_floor, name_sure, name_place
-        self.beam_look = beam_look
+        self.beam_look, self.name_alone, self.name_alone_unsure = beam_look, name_alone, name_alone_unsure
         # The name model listens while whisper transcribes (its ONNX runs leave the GIL): about 0.1 s each,
         # off the path the user waits on. Most of it is wasted on utterances nobody called her in.
         self._sound = ThreadPoolExecutor(1, thread_name_prefix="name-model") if name_model is not None else None
@@ -107,7 +110,8 @@ class WakeGate:
                 raise WakeError(f"the name model cannot load ({exc}); run the setup again, or set "
                                 "voice.wake.name_model: 0 to go without it") from exc
         return cls(stt, wake, config.second_look_s, config.plain_check, config.name_check, config.pause_look_s,
-                   model, config.name_model, config.name_model_sure, config.name_place, config.beam_look)
+                   model, config.name_model, config.name_model_sure, config.name_place, config.beam_look,
+                   config.name_alone, config.name_alone_unsure)
 
     def hear(self, utterance: Utterance, phrase: str, look_again: bool = True, always: bool = False) -> Heard:
         """look_again: take the second look and the name check when the phrase is missing (not
@@ -157,6 +161,7 @@ class WakeGate:
         # for it anywhere ("Right then Guado, let's begin"), or nothing ("I'm learning Spanish"). Her name is
         # tried where the model heard it (name_place: two signals agree, so a looser margin than the name check's).
         placed = None
+        alone = False
         nobody_else: bool | None = None      # no one else named anywhere in the plain transcript (asked once, when needed)
         if (((match is None and look_again) or always) and listening is not None and (self.name_place > 0 or always)
                 and self.name_sure < 1):
@@ -170,6 +175,8 @@ class WakeGate:
                 if (match is None and look_again and found is not None and sounded >= self.name_sure
                         and self.name_place > 0 and placed >= -self.name_place):
                     match = found
+                elif match is None and look_again and found is not None and self._alone(sound, plain_transcript or transcript, phrase):
+                    match, alone = found, True
         # Still no call, the model sure of her name: greedy decoding can leave her name at its first turn ("I move
         # to man" for "Glados, I've moved to Bath"); a beam search (beam_look readings at once) writes it more often.
         # One more transcription, about as long as the first, only on this rare path.
@@ -188,10 +195,23 @@ class WakeGate:
             sounded = listening.result().score
         vetoed = vetoed or (match is not None and sounded is not None and sounded < self.name_floor)
         heard = Heard(transcript, None if vetoed else match, first, opening, heard_plain, vetoed, named,
-                      sounded=sounded, placed=placed)
+                      sounded=sounded, placed=placed, alone=alone)
         if heard.match is None and look_again and self.pause_look_s > 0:
             return self._after_pauses(utterance, phrase) or heard
         return heard
+
+    def _alone(self, sound: Sounded, plain: Transcript, phrase: str) -> bool:
+        """Whether the name model may call her by itself: all but certain of her name (name_alone), heard in
+        the opening (`second_look_s`: a call's name comes first or after a greeting), and whisper unsure of
+        what it wrote without the hotword (its mean log-probability per token below -name_alone_unsure: it
+        wrote "You are going to get that" for an espeak-ng "Glados, forget that") and writing no word that
+        sounds like her name ("glad", "Gladys"). Speech whisper heard clearly is trusted over the model.
+        `plain`: the transcript without the hotword, or with it when there is none (as placement uses)."""
+        if self.name_alone >= 1 or sound.score < self.name_alone or sound.at_s > (self.second_look_s or 2.0):
+            return False
+        if plain.confidence is None or not plain.text.strip():
+            return False
+        return plain.confidence < -self.name_alone_unsure and not self.wake.near_miss(plain.text, phrase)
 
     def invented(self, text: str, plain: str | None, request: str, phrase: str) -> bool:
         """The words' call is whisper's guess: it left out words the plain transcript heard, and either

@@ -10,6 +10,7 @@ from assistant.audio import WavSink, WavSource
 from assistant.audio.base import AudioSource
 from assistant.audio.wavfile import read_wav, write_wav
 from assistant.brain import Brain
+from assistant.events import RATE, Utterance
 from assistant.config import load_config
 from assistant.stt import Transcriber, WhisperTranscriber
 from assistant.tts import PiperSynthesizer, Synthesizer
@@ -195,7 +196,6 @@ class ScriptedVAD:
 @pytest.mark.parametrize("silence_s, end_of_input", [(0.6, False), (1.0, False), (0.6, True)])
 def test_end_of_speech_is_measured_not_the_configured_silence(silence_s, end_of_input):
     from assistant.audio.base import FRAME
-    from assistant.events import RATE
     from assistant.vad import Segmenter, VadOptions
     frame_s = FRAME / RATE
     voiced, quiet = int(1.0 / frame_s), int(0.3 / frame_s) if end_of_input else int(3.0 / frame_s)
@@ -275,7 +275,6 @@ def test_early_transcription_is_used_only_when_nothing_was_said_after_it(tmp_pat
     """voice.early_stt_s: the gate runs once a pause begins; if speech resumes before the end of
     the silence, that early decision is thrown away and the whole utterance is heard."""
     from assistant.audio.base import FRAME
-    from assistant.events import RATE
     from assistant.vad import Segmenter, VadOptions
     from assistant.voice import VoiceLoop
     from assistant.wake import TranscriptWakeWord
@@ -306,7 +305,6 @@ def test_the_segmenter_keeps_the_pauses_inside_an_utterance():
     """Silence shorter than the end silence stays inside the utterance, and where speech resumed
     after it is kept (where another sentence, or another speaker, may begin)."""
     from assistant.audio.base import FRAME
-    from assistant.events import RATE
     from assistant.vad import Segmenter, VadOptions
     frame_s = FRAME / RATE
     script = [0.9] * 20 + [0.0] * 10 + [0.9] * 20 + [0.0] * 3 + [0.9] * 10 + [0.0] * 25
@@ -323,7 +321,6 @@ def test_a_transcription_stuck_in_a_loop_is_cut_short_and_heard_again(models):
     448-token limit (here; int8 kernels on another CPU may not loop at all). Each decode is capped by
     the utterance's length, and a looped one is decoded again with repeats penalised."""
     import re
-    from assistant.events import Utterance
     stt, _ = models
     samples, rate = read_wav(FIXTURES / "loop_espeak_16k.wav")
     utterance = Utterance(samples, 0.0, len(samples) / rate)
@@ -342,3 +339,15 @@ def test_a_transcription_stuck_in_a_loop_is_cut_short_and_heard_again(models):
         assert 0 < len(words) < 20, text
         assert not any(words[i:i + 3] == [words[i]] * 3 for i in range(len(words))), text    # no "no, no, no"
     assert limits and max(limits) <= 12 * utterance.seconds + 1
+
+
+def test_whisper_says_how_sure_it_was_of_what_it_wrote(models):
+    """The wake gate trusts clear speech over the name model: the transcript carries whisper's mean
+    log-probability per token (Piper's clear voice: close to 0; noise: far below)."""
+    stt, _ = models
+    samples, rate = read_wav(FIXTURES / "wake_facts_piper_16k.wav")
+    clear = stt.transcribe(Utterance(samples, 0.0, len(samples) / rate))
+    assert clear.confidence is not None and -0.5 < clear.confidence < 0
+    noise = np.random.default_rng(0).normal(0, 0.3, 3 * RATE).astype(np.float32)
+    mumbled = stt.transcribe(Utterance(noise, 0.0, 3.0))
+    assert mumbled.confidence is None or mumbled.confidence < clear.confidence

@@ -78,7 +78,9 @@ class WhisperTranscriber(Transcriber):
         if encoded is not None and 0 < frames <= WINDOW_FRAMES:
             rescore = functools.partial(self._rescore, encoded, frames)
             timings = functools.partial(self._timings, encoded, frames, text)
-        return Transcript(text, utterance, time.perf_counter() - t0, rescore, timings)
+        tokens = sum(len(s.tokens) for s in segments)
+        confidence = sum(s.avg_logprob * len(s.tokens) for s in segments) / tokens if tokens else None
+        return Transcript(text, utterance, time.perf_counter() - t0, rescore, timings, confidence)
 
     def _decode(self, utterance: Utterance, hotwords: str | None, limit: int, beam_size: int,
                 repetition_penalty: float = 1.0) -> list:

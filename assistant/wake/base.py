@@ -36,6 +36,11 @@ class WakeWord(ABC):
         (anywhere: a name in any place, when where the call was is not known)."""
         return False
 
+    def near_miss(self, text: str, phrase: str) -> bool:
+        """Whether a transcript holds, anywhere, a word that sounds like the phrase's name but is
+        another word or name ("glad", "gladly", "Gladys", "hey guys")."""
+        return False
+
     def wordings(self, heard: str, phrase: str, quick: bool = False, called: bool = False) -> list[Wording]:
         """The transcript with her name in place of the words where a call would be (the gate asks
         the recogniser whether the audio fits one of them as well as what it heard); quick: in place

@@ -136,6 +136,9 @@ class TranscriptWakeWord(WakeWord):
         # Unless she is called besides: "hey GLaDOS, remind me to call Gladys" is hers.
         return self.match(" ".join(w for i, w in enumerate(words) if not other(i)), phrase) is None
 
+    def near_miss(self, text: str, phrase: str) -> bool:
+        return bool(((NEAR_MISSES | OTHER_NAMES) - set(WORD.findall(phrase.lower()))) & set(WORD.findall(text.lower())))
+
     def wordings(self, heard: str, phrase: str, quick: bool = False, called: bool = False) -> list[Wording]:
         """Her name in place of the first one or two words (after a greeting, or with one), or of
         the last one or two: "Waddles, I live in Bristol" -> "GLaDOS, I live in Bristol". Words
