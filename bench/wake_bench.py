@@ -117,6 +117,7 @@ def _score(gate: WakeGate, wake, v, folder: Path, row: dict, vad: SileroVAD) -> 
             "after_pause": heard.after_s > 0,
             "sounded": heard.sounded if heard.sounded is not None else 1.0,
             "placed": heard.placed if heard.placed is not None else float("-inf"),
+            "alone": heard.alone,
             "accepted": heard.match is not None}
 
 
@@ -282,7 +283,9 @@ def main() -> None:
     console.print(f"the loop's own decision (threshold {wake.threshold}, name check {wake.name_check:g}, "
                   f"name model {wake.name_model:g}, name place {wake.name_place:g}): "
                   f"{len(gate_fa)} false accepts ({100 * len(gate_fa) / len(ordinary):.1f} per 100), "
-                  f"{len(gate_miss)} of {len(calls)} calls missed (targets: at most 1 per 100, at most 1 in 20)")
+                  f"{len(gate_miss)} of {len(calls)} calls missed (targets: at most 1 per 100, at most 1 in 20); "
+                  f"by the name model alone (name_alone {wake.name_alone:g}): {sum(r['alone'] for r in calls)} calls, "
+                  f"{sum(r['alone'] for r in ordinary)} ordinary")
     with console.status("timing the gate"):
         times = gate_times(folder, config)
     timing = Table(title="the gate's time per utterance (seconds, this machine)")
@@ -297,7 +300,8 @@ def main() -> None:
         console.print("(match / opening / name check / name model / name placed)")
         for kind, failed in (("false accept", gate_fa), ("miss", gate_miss)):
             for r in failed:
-                console.print(f"{kind} [{r['voice']}] {r['text']!r} heard {r['heard']!r} ({r['first']:.2f}/{r['opening']:.2f}/"
+                alone = " (the model alone)" if r["alone"] else ""
+                console.print(f"{kind}{alone} [{r['voice']}] {r['text']!r} heard {r['heard']!r} ({r['first']:.2f}/{r['opening']:.2f}/"
                               f"{r['named']:.1f}/{r['sounded']:.3f}/{r['placed']:.1f}; plain: {r['plain']!r})", markup=False)
 
 
