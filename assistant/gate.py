@@ -20,8 +20,9 @@ from there goes through the whole gate as an utterance of its own.
 
 The name model (wake/name_model.py) listens to the sound beside whisper: it vetoes a call whose name
 does not sound like hers, keeps one the plain check took for "Gladys" when it is sure, and, sure and
-with no call in the words, has her name tried where it heard it and, last, the utterance heard again
-with a beam search (whisper's greedy reading can leave her name at its first turn)."""
+with no call in the words, has her name tried where it heard it and the utterance heard again with
+a beam search (whisper's greedy reading can leave her name at its first turn). Last, all but certain
+of her name in the opening of speech whisper could not make out, the model calls her by itself."""
 from __future__ import annotations
 
 import re
@@ -80,7 +81,7 @@ class Heard:
     placed: float | None = None        # her name where the name model heard it, in place of or before the words
                                        # timed there: the best such wording's log-probability minus what was heard
     alone: bool = False                # the call rests on the name model: all but sure of her name in the opening,
-                                       # where whisper was unsure of what it heard (WakeGate._alone)
+                                       # where whisper was unsure of what it heard and no check found a call (_alone)
 
 
 class WakeGate:
@@ -161,7 +162,7 @@ class WakeGate:
         # for it anywhere ("Right then Guado, let's begin"), or nothing ("I'm learning Spanish"). Her name is
         # tried where the model heard it (name_place: two signals agree, so a looser margin than the name check's).
         placed = None
-        alone = False
+        lone: WakeMatch | None = None
         nobody_else: bool | None = None      # no one else named anywhere in the plain transcript (asked once, when needed)
         if (((match is None and look_again) or always) and listening is not None and (self.name_place > 0 or always)
                 and self.name_sure < 1):
@@ -176,7 +177,7 @@ class WakeGate:
                         and self.name_place > 0 and placed >= -self.name_place):
                     match = found
                 elif match is None and look_again and found is not None and self._alone(sound, plain_transcript or transcript, phrase):
-                    match, alone = found, True
+                    lone = found        # a call on the model's word, unless the beam look below hears the words
         # Still no call, the model sure of her name: greedy decoding can leave her name at its first turn ("I move
         # to man" for "Glados, I've moved to Bath"); a beam search (beam_look readings at once) writes it more often.
         # One more transcription, about as long as the first, only on this rare path.
@@ -191,6 +192,9 @@ class WakeGate:
                 if (found is not None and found.score >= self.wake.threshold
                         and not self.invented(said, heard_plain, found.request, phrase)):
                     match = found
+        alone = match is None and lone is not None
+        if alone:
+            match = lone
         if listening is not None and sounded is None and match is not None:
             sounded = listening.result().score
         vetoed = vetoed or (match is not None and sounded is not None and sounded < self.name_floor)

@@ -1,7 +1,7 @@
 """Is it for her? False accepts per 100 ordinary sentences and misses of the ways to call her, on
 the labelled wake set, across wake thresholds.
 
-    .venv/bin/python bench/wake_bench.py [--held-out [1-12]] [--spoken-as S] [--set DIR] [--list] [--merged N]
+    .venv/bin/python bench/wake_bench.py [--held-out [1-14]] [--spoken-as S] [--set DIR] [--list] [--merged N]
 
 The set (tests/fixtures/wake_sentences.py: 106 household sentences, 25 of them near misses such as
 "hey glad to see you", "Gladys", "hey Google"; 24 calls) is spoken by make_fixtures.py --wake-set
@@ -19,7 +19,8 @@ word rules; sets 3 to 7 (bench/.wakeset-heldout3, ...) were each written at the 
 scored before and after it (set 7's misses were looked at, to find where whisper put her name); set 8
 was written with set 7 and first heard at the end of that round, with the settings fixed; sets 9 and
 10 likewise (9 scored at the start of the next round, 10 first heard at its end), and 11 and 12 in
-the round after (12's GLAD-oss misses then led to the beam look).
+the round after (12's GLAD-oss misses then led to the beam look), 13 and 14 in the next (13's misses
+were looked at for the model alone; 14 first heard at the end).
 Each recording is one utterance carrying the pauses the loop's segmenter finds in it.
 
 --merged N builds utterances of two of the set's recordings with a breath between (under the end
