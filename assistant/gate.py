@@ -172,11 +172,12 @@ class WakeGate:
             if sounded >= self.name_sure or always:
                 nobody_else = not self.wake.someone_else(heard_plain or text, phrase, anywhere=True)
             if nobody_else:
-                found, placed = self._placed(plain_transcript or transcript, phrase, sound.at_s, first)
+                placing = plain_transcript or transcript
+                found, placed = self._placed(placing, phrase, sound.at_s, first)
                 if (match is None and look_again and found is not None and sounded >= self.name_sure
                         and self.name_place > 0 and placed >= -self.name_place):
                     match = found
-                elif match is None and look_again and found is not None and self._alone(sound, plain_transcript or transcript, phrase):
+                elif match is None and look_again and found is not None and self._alone(sound, placing, phrase):
                     lone = found        # a call on the model's word, unless the beam look below hears the words
         # Still no call, the model sure of her name: greedy decoding can leave her name at its first turn ("I move
         # to man" for "Glados, I've moved to Bath"); a beam search (beam_look readings at once) writes it more often.
@@ -210,12 +211,11 @@ class WakeGate:
         what it wrote without the hotword (its mean log-probability per token below -name_alone_unsure: it
         wrote "You are going to get that" for an espeak-ng "Glados, forget that") and writing no word that
         sounds like her name ("glad", "Gladys"). Speech whisper heard clearly is trusted over the model.
-        `plain`: the transcript without the hotword, or with it when there is none (as placement uses)."""
+        `plain`: the transcript her name was placed in (without the hotword, or with it when there is none)."""
         if self.name_alone >= 1 or sound.score < self.name_alone or sound.at_s > (self.second_look_s or 2.0):
             return False
-        if plain.confidence is None or not plain.text.strip():
-            return False
-        return plain.confidence < -self.name_alone_unsure and not self.wake.near_miss(plain.text, phrase)
+        return (plain.confidence is not None and plain.confidence < -self.name_alone_unsure
+                and not self.wake.near_miss(plain.text, phrase))
 
     def invented(self, text: str, plain: str | None, request: str, phrase: str) -> bool:
         """The words' call is whisper's guess: it left out words the plain transcript heard, and either

@@ -351,4 +351,3 @@ def test_the_model_alone_calls_her_in_the_opening_where_whisper_was_unsure():
     assert gate(_Unsure(glad, {"GLaDOS, Glad you are getting that.": -30.0}, -0.7)).hear(speech, "hey glados").match is None
     close = gate(_Unsure(timed, {"GLaDOS, You are going to get that.": -15.0}, -0.7)).hear(speech, "hey glados")
     assert close.match is not None and not close.alone                        # placement found it: not the model alone
-

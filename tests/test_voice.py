@@ -10,8 +10,8 @@ from assistant.audio import WavSink, WavSource
 from assistant.audio.base import AudioSource
 from assistant.audio.wavfile import read_wav, write_wav
 from assistant.brain import Brain
-from assistant.events import RATE, Utterance
 from assistant.config import load_config
+from assistant.events import RATE, Utterance
 from assistant.stt import Transcriber, WhisperTranscriber
 from assistant.tts import PiperSynthesizer, Synthesizer
 from assistant.voice_cli import build_loop
