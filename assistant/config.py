@@ -162,8 +162,9 @@ class WakeConfig:
                                                                 # again searching this many readings at once; 0 or 1: off
     name_alone: Annotated[float, Field(gt=0, le=1)] = 0.9995    # the model this sure of her name in the opening, whisper
                                                                 # unsure of what it wrote there: a call; 1: never
-    name_alone_unsure: Annotated[float, Field(ge=0, le=10)] = 0.25  # whisper unsure: its plain transcript's mean
-                                                                    # log-probability per token below minus this (nats)
+    name_alone_unsure: Annotated[float, Field(ge=0, le=10)] = 0.5   # whisper unsure: the mean log-probability of the
+                                                                    # words it wrote where the model heard her name
+                                                                    # below minus this (nats)
 
 
 @dataclass(frozen=True)

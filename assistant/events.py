@@ -43,6 +43,7 @@ class TimedWord:
     text: str
     start_s: float
     end_s: float
+    probability: float | None = None    # how sure the recogniser was of the word (0-1); None: it cannot say
 
 
 @dataclass(frozen=True)
@@ -55,9 +56,6 @@ class Transcript:
     rescore: Callable[[Sequence[str]], list[float]] | None = field(default=None, repr=False, compare=False)
     # When each word of `text` was said, from the same alignment (asked for only when needed). None: it cannot say.
     timings: Callable[[], tuple[TimedWord, ...]] | None = field(default=None, repr=False, compare=False)
-    # How sure the recogniser was of `text`: its mean log-probability per token (whisper's avg_logprob,
-    # 0 is certain). None: it cannot say.
-    confidence: float | None = None
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ a beam search (whisper's greedy reading can leave her name at its first turn). L
 of her name in the opening of speech whisper could not make out, the model calls her by itself."""
 from __future__ import annotations
 
+import math
 import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -51,6 +52,17 @@ def left_out(text: str, plain: str | None) -> bool:
     ate the last biscuit" -> "hey glados"; without the hotword: "The last day, it's good"). Words
     are counted once each: a plain transcript stuck repeating itself ("A-g-g-g-...") says nothing."""
     return plain is not None and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT
+
+
+def unsure_there(heard: Transcript, at_s: float) -> float | None:
+    """How sure the recogniser was of the words it wrote where the name model heard her name (ending at
+    `at_s`): their mean log-probability (0: certain), or None when it cannot say."""
+    if heard.timings is None:
+        return None
+    lo, hi = at_s - PLACE_BEFORE_S, at_s + PLACE_AFTER_S
+    there = [w.probability for w in heard.timings()
+             if w.start_s < hi and w.end_s > lo and w.probability is not None and any(c.isalnum() for c in w.text)]
+    return sum(math.log(max(p, 1e-6)) for p in there) / len(there) if there else None
 
 
 def _fits(heard: Transcript, wordings: list[Wording], first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
@@ -207,15 +219,17 @@ class WakeGate:
 
     def _alone(self, sound: Sounded, plain: Transcript, phrase: str) -> bool:
         """Whether the name model may call her by itself: all but certain of her name (name_alone), heard in
-        the opening (`second_look_s`: a call's name comes first or after a greeting), and whisper unsure of
-        what it wrote without the hotword (its mean log-probability per token below -name_alone_unsure: it
-        wrote "You are going to get that" for an espeak-ng "Glados, forget that") and writing no word that
-        sounds like her name ("glad", "Gladys"). Speech whisper heard clearly is trusted over the model.
+        the opening (`second_look_s`: a call's name comes first or after a greeting), whisper unsure of the
+        words it wrote where the model heard her name (their mean log-probability below -name_alone_unsure:
+        "You are going" for an espeak-ng "Glados, forget that"), and writing no word that sounds like her
+        name ("glad", "Gladys"). Speech whisper heard clearly there is trusted over the model: real voices
+        make the model all but certain of a name nobody said ("He was not an ill-disposed young man",
+        0.9994 at 1.16 s, whisper sure of "He was not an": bench/wake_real.py).
         `plain`: the transcript her name was placed in (without the hotword, or with it when there is none)."""
         if self.name_alone >= 1 or sound.score < self.name_alone or sound.at_s > (self.second_look_s or 2.0):
             return False
-        return (plain.confidence is not None and plain.confidence < -self.name_alone_unsure
-                and not self.wake.near_miss(plain.text, phrase))
+        there = unsure_there(plain, sound.at_s)
+        return there is not None and there < -self.name_alone_unsure and not self.wake.near_miss(plain.text, phrase)
 
     def invented(self, text: str, plain: str | None, request: str, phrase: str) -> bool:
         """The words' call is whisper's guess: it left out words the plain transcript heard, and either

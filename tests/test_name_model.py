@@ -314,22 +314,21 @@ def test_her_name_mid_sentence_that_whisper_wrote_as_another_word_wakes_her(pipe
 
 
 class _Unsure(_Timed):
-    """As _Timed, and says how sure it was of what it heard (mean log-probability per token)."""
+    """As _Timed, and says how sure it was of each word it heard (`probability`, 0-1)."""
 
-    def __init__(self, timed, fits, confidence: float):
+    def __init__(self, timed, fits, probability: float | list[float]):
         super().__init__(timed, fits)
-        self.confidence = confidence
-
-    def transcribe(self, utterance, hotwords=None):
-        return replace(super().transcribe(utterance, hotwords), confidence=self.confidence)
+        each = probability if isinstance(probability, list) else [probability] * len(self.words)
+        self.words = tuple(replace(w, probability=p) for w, p in zip(self.words, each))
 
 
 def test_the_model_alone_calls_her_in_the_opening_where_whisper_was_unsure():
     """An espeak-ng "Glados, forget that" heard "You are going to get that." with and without the
     hotword: her name put in before it fits 25 nats worse than what was heard, past name_place. The
-    model all but certain of her name in the opening, and whisper unsure of its words (-0.7 nats a
-    token): a call on the model's word alone. Not when the model is less sure, heard it later on,
-    whisper was sure of what it wrote, wrote a word like her name, or the rule is off."""
+    model all but certain of her name in the opening, and whisper unsure of the words it wrote there
+    (each about 0.45 likely: -0.8 nats): a call on the model's word alone. Not when the model is less
+    sure, heard it later on, whisper was sure of those words (a real voice's "He was not an ..."), wrote
+    a word like her name, or the rule is off."""
     speech = Utterance(np.zeros(40_000, np.float32), 0.0, 2.5)
     wake = TranscriptWakeWord()
     timed = [("You", 0.3, 0.6), ("are", 0.6, 0.8), ("going", 0.8, 1.0), ("to", 1.0, 1.1), ("get", 1.1, 1.4), ("that.", 1.4, 1.8)]
@@ -337,17 +336,19 @@ def test_the_model_alone_calls_her_in_the_opening_where_whisper_was_unsure():
 
     def gate(recogniser, score: float = 0.9999, at_s: float = 0.9, alone: float = 0.9995) -> WakeGate:
         return WakeGate(recogniser, wake, plain_check=False, name_check=14, name_model=_Sounds(score, at_s),
-                        name_floor=0.3, name_sure=0.93, name_place=18, name_alone=alone, name_alone_unsure=0.25)
+                        name_floor=0.3, name_sure=0.93, name_place=18, name_alone=alone, name_alone_unsure=0.5)
 
-    heard = gate(_Unsure(timed, fits, -0.7)).hear(speech, "hey glados")
+    heard = gate(_Unsure(timed, fits, 0.45)).hear(speech, "hey glados")
     assert heard.match is not None and heard.alone and heard.match.request == "You are going to get that"
     assert heard.placed == -25.0
-    assert gate(_Unsure(timed, fits, -0.7), score=0.999).hear(speech, "hey glados").match is None       # less sure
-    assert gate(_Unsure(timed, fits, -0.7), at_s=2.4).hear(speech, "hey glados").match is None          # not the opening
-    assert gate(_Unsure(timed, fits, -0.1)).hear(speech, "hey glados").match is None                     # whisper sure
-    assert gate(_Unsure(timed, fits, -0.7), alone=1.0).hear(speech, "hey glados").match is None          # off
+    assert gate(_Unsure(timed, fits, 0.45), score=0.999).hear(speech, "hey glados").match is None       # less sure
+    assert gate(_Unsure(timed, fits, 0.45), at_s=2.4).hear(speech, "hey glados").match is None          # not the opening
+    assert gate(_Unsure(timed, fits, 0.9)).hear(speech, "hey glados").match is None                     # whisper sure
+    there = [0.9, 0.95, 0.9, 0.1, 0.1, 0.1]                  # sure of the words where her name was heard, not of the rest
+    assert gate(_Unsure(timed, fits, there)).hear(speech, "hey glados").match is None
+    assert gate(_Unsure(timed, fits, 0.45), alone=1.0).hear(speech, "hey glados").match is None          # off
     assert gate(_Timed(timed, fits)).hear(speech, "hey glados").match is None                            # cannot say
     glad = [("Glad", 0.3, 0.6), ("you", 0.6, 0.8), ("are", 0.8, 1.0), ("getting", 1.0, 1.4), ("that.", 1.4, 1.8)]
-    assert gate(_Unsure(glad, {"GLaDOS, Glad you are getting that.": -30.0}, -0.7)).hear(speech, "hey glados").match is None
-    close = gate(_Unsure(timed, {"GLaDOS, You are going to get that.": -15.0}, -0.7)).hear(speech, "hey glados")
+    assert gate(_Unsure(glad, {"GLaDOS, Glad you are getting that.": -30.0}, 0.45)).hear(speech, "hey glados").match is None
+    close = gate(_Unsure(timed, {"GLaDOS, You are going to get that.": -15.0}, 0.45)).hear(speech, "hey glados")
     assert close.match is not None and not close.alone                        # placement found it: not the model alone

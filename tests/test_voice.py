@@ -341,13 +341,15 @@ def test_a_transcription_stuck_in_a_loop_is_cut_short_and_heard_again(models):
     assert limits and max(limits) <= 12 * utterance.seconds + 1
 
 
-def test_whisper_says_how_sure_it_was_of_what_it_wrote(models):
-    """The wake gate trusts clear speech over the name model: the transcript carries whisper's mean
-    log-probability per token (Piper's clear voice: close to 0; noise: far below)."""
+def test_whisper_says_how_sure_it_was_of_each_word(models):
+    """The wake gate trusts clear speech over the name model: each timed word carries how likely
+    whisper found it (Piper's clear voice: most words near 1; noise: far less sure of what it wrote)."""
     stt, _ = models
     samples, rate = read_wav(FIXTURES / "wake_facts_piper_16k.wav")
-    clear = stt.transcribe(Utterance(samples, 0.0, len(samples) / rate))
-    assert clear.confidence is not None and -0.5 < clear.confidence < 0
+    clear = stt.transcribe(Utterance(samples, 0.0, len(samples) / rate)).timings()
+    sure = [w.probability for w in clear]
+    assert sure and all(p is not None and 0 < p <= 1 for p in sure) and sum(sure) / len(sure) > 0.6
     noise = np.random.default_rng(0).normal(0, 0.3, 3 * RATE).astype(np.float32)
     mumbled = stt.transcribe(Utterance(noise, 0.0, 3.0))
-    assert mumbled.confidence is None or mumbled.confidence < clear.confidence
+    words = mumbled.timings() if mumbled.timings is not None and mumbled.text.strip() else ()
+    assert not words or sum(w.probability for w in words) / len(words) < sum(sure) / len(sure)

@@ -5,6 +5,7 @@ import functools
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -78,9 +79,7 @@ class WhisperTranscriber(Transcriber):
         if encoded is not None and 0 < frames <= WINDOW_FRAMES:
             rescore = functools.partial(self._rescore, encoded, frames)
             timings = functools.partial(self._timings, encoded, frames, text)
-        tokens = sum(len(s.tokens) for s in segments)
-        confidence = sum(s.avg_logprob * len(s.tokens) for s in segments) / tokens if tokens else None
-        return Transcript(text, utterance, time.perf_counter() - t0, rescore, timings, confidence)
+        return Transcript(text, utterance, time.perf_counter() - t0, rescore, timings)
 
     def _decode(self, utterance: Utterance, hotwords: str | None, limit: int, beam_size: int,
                 repetition_penalty: float = 1.0) -> list:
@@ -135,7 +134,7 @@ class WhisperTranscriber(Transcriber):
         for w in aligned:
             said = w["word"].strip()
             if words and not any(c.isalnum() for c in said):    # punctuation goes with the word before it
-                words[-1] = TimedWord(words[-1].text + said, words[-1].start_s, words[-1].end_s)
+                words[-1] = replace(words[-1], text=words[-1].text + said)
             elif said:
-                words.append(TimedWord(said, float(w["start"]), float(w["end"])))
+                words.append(TimedWord(said, float(w["start"]), float(w["end"]), float(w["probability"])))
         return tuple(words)
