@@ -54,7 +54,7 @@ def left_out(text: str, plain: str | None) -> bool:
     return plain is not None and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT
 
 
-def unsure_there(heard: Transcript, at_s: float) -> float | None:
+def sure_there(heard: Transcript, at_s: float) -> float | None:
     """How sure the recogniser was of the words it wrote where the name model heard her name (ending at
     `at_s`): their mean log-probability (0: certain), or None when it cannot say."""
     if heard.timings is None:
@@ -228,7 +228,7 @@ class WakeGate:
         `plain`: the transcript her name was placed in (without the hotword, or with it when there is none)."""
         if self.name_alone >= 1 or sound.score < self.name_alone or sound.at_s > (self.second_look_s or 2.0):
             return False
-        there = unsure_there(plain, sound.at_s)
+        there = sure_there(plain, sound.at_s)
         return there is not None and there < -self.name_alone_unsure and not self.wake.near_miss(plain.text, phrase)
 
     def invented(self, text: str, plain: str | None, request: str, phrase: str) -> bool:

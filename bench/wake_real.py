@@ -6,7 +6,7 @@ The wake sets (wake_bench.py) are synthetic voices. This is real speech, from re
 packages ship in their source archives for their own tests, fetched once from the package registry
 into bench/.realvoices (checked against their sha256) and read offline after that:
 
-- pyannote.audio 4.0.7: fifteen minute-long excerpts of meetings (the AMI corpus, CC BY 4.0; several
+- pyannote.audio 4.0.7: fourteen half-minute excerpts of meetings (the AMI corpus, CC BY 4.0; several
   people round a table, far-field microphones, overlapping talk) and half a minute of a telephone call;
 - pocketsphinx 5.1.1: five LibriVox readings (public domain), card names and digits said to a
   recogniser, a few sentences of other people talking.
@@ -42,7 +42,7 @@ from assistant.audio.base import resample  # noqa: E402
 from assistant.audio.wavfile import read_wav  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.events import RATE  # noqa: E402
-from assistant.gate import Heard, WakeGate, unsure_there  # noqa: E402
+from assistant.gate import Heard, WakeGate, sure_there  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
@@ -166,7 +166,7 @@ def main() -> None:
                     heard = gate.hear(utterance, v.wake.phrase)
                     sounded = gate.name_model.hear(utterance.samples) if gate.name_model is not None else None
                     plain = stt.transcribe(utterance)
-                    there = unsure_there(plain, sounded.at_s) if sounded is not None else None
+                    there = sure_there(plain, sounded.at_s) if sounded is not None else None
                     unsure = there is not None and there < -v.wake.name_alone_unsure
                     sure = sounded is not None and sounded.score >= v.wake.name_model_sure
                     counts[1:] += (1, heard.match is not None, sure,
