@@ -46,6 +46,7 @@ from assistant.gate import Heard, WakeGate, sure_there  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
+from assistant.wake.name_model import Sounded  # noqa: E402
 
 CACHE = ROOT / "bench" / ".realvoices"
 PEAK = 0.5
@@ -153,35 +154,38 @@ def main() -> None:
     for col in ("", "minutes", "utterances", "woke her", "per 100", f"model {v.wake.name_model_sure:g}+",
                 f"model {v.wake.name_alone:g}+", f"unsure there (-{v.wake.name_alone_unsure:g})"):
         table.add_column(col, justify="right")
+    def row(name: str, counts: np.ndarray) -> list[str]:
+        per = 100 / max(counts[1], 1)
+        return [name, f"{counts[0]:.1f}", f"{counts[1]:.0f}", f"{counts[2]:.0f}", f"{counts[2] * per:.1f}",
+                *[f"{counts[i]:.0f} ({counts[i] * per:.0f}%)" for i in (3, 4, 5)]]
+
     lines, totals = [], np.zeros(6)
     for source in SOURCES:
         folder = fetch(source, console)
         files = [folder / m.replace("/", "_") for m in source.members]
-        counts = np.zeros(6)        # minutes, utterances, woke, sure, alone-sure, unsure
+        counts = np.zeros(6)        # minutes, utterances, woke, sure, all but certain, whisper unsure there
         with Progress(console=console, transient=True) as bar:
             for path in bar.track(files, description=f"hearing {source.name}"):
                 audio = recording(path)
                 counts[0] += len(audio) / RATE / 60
                 for utterance in segment(audio, options, vad):
                     heard = gate.hear(utterance, v.wake.phrase)
-                    sounded = gate.name_model.hear(utterance.samples) if gate.name_model is not None else None
+                    sounded = gate.name_model.hear(utterance.samples) if gate.name_model is not None else Sounded(0.0)
                     plain = stt.transcribe(utterance)
-                    there = sure_there(plain, sounded.at_s) if sounded is not None else None
-                    unsure = there is not None and there < -v.wake.name_alone_unsure
-                    sure = sounded is not None and sounded.score >= v.wake.name_model_sure
-                    counts[1:] += (1, heard.match is not None, sure,
-                                   sounded is not None and sounded.score >= v.wake.name_alone, unsure)
+                    there = sure_there(plain, sounded.at_s)
+                    sure = sounded.score >= v.wake.name_model_sure
+                    counts[1:] += (1, heard.match is not None, sure, sounded.score >= v.wake.name_alone,
+                                   there is not None and there < -v.wake.name_alone_unsure)
                     if heard.match is not None or sure:
-                        what = f"woke her ({why(heard, wake.threshold, v.wake.name_check, v.wake.name_place)})" if heard.match is not None else "model sure, not woken"
-                        lines.append(f"{what} [{path.name} at {utterance.start_s:.1f} s] heard {heard.transcript.text.strip()!r}; "
-                                     f"plain {plain.text.strip()!r} (whisper {there if there is not None else 0:.2f} a word where the model peaked; name model "
-                                     f"{sounded.score if sounded else 0:.4f} at {sounded.at_s if sounded else 0:.2f} s)")
+                        what = ("model sure, not woken" if heard.match is None else
+                                f"woke her ({why(heard, wake.threshold, v.wake.name_check, v.wake.name_place)})")
+                        lines.append(f"{what} [{path.name} at {utterance.start_s:.1f} s] heard "
+                                     f"{heard.transcript.text.strip()!r}; plain {plain.text.strip()!r} (whisper "
+                                     f"{there or 0:.2f} a word where the model peaked; name model {sounded.score:.4f} "
+                                     f"at {sounded.at_s:.2f} s)")
         totals += counts
-        table.add_row(source.name, f"{counts[0]:.1f}", f"{counts[1]:.0f}", f"{counts[2]:.0f}",
-                      f"{100 * counts[2] / max(counts[1], 1):.1f}",
-                      *[f"{counts[i]:.0f} ({100 * counts[i] / max(counts[1], 1):.0f}%)" for i in (3, 4, 5)])
-    table.add_row("all", f"{totals[0]:.1f}", f"{totals[1]:.0f}", f"{totals[2]:.0f}", f"{100 * totals[2] / max(totals[1], 1):.1f}",
-                  *[f"{totals[i]:.0f} ({100 * totals[i] / max(totals[1], 1):.0f}%)" for i in (3, 4, 5)])
+        table.add_row(*row(source.name, counts))
+    table.add_row(*row("all", totals))
     console.print(table)
     if args.list:
         for line in lines:
