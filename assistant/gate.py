@@ -30,7 +30,7 @@ import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from .events import RATE, Transcript, Utterance
+from .events import RATE, TimedWord, Transcript, Utterance
 from .stt import Transcriber
 from .wake import WakeError, WakeMatch, WakeWord
 from .wake.base import Wording
@@ -54,14 +54,20 @@ def left_out(text: str, plain: str | None) -> bool:
     return plain is not None and len(set(WORDS.findall(text.lower()))) <= len(set(WORDS.findall(plain.lower()))) - LEFT_OUT
 
 
+def timed_near(timed: tuple[TimedWord, ...], at_s: float) -> list[int]:
+    """The words timed where the name model heard her name (its window ending at `at_s`)."""
+    lo, hi = at_s - PLACE_BEFORE_S, at_s + PLACE_AFTER_S
+    return [i for i, w in enumerate(timed) if w.start_s < hi and w.end_s > lo]
+
+
 def sure_there(heard: Transcript, at_s: float) -> float | None:
     """How sure the recogniser was of the words it wrote where the name model heard her name (ending at
     `at_s`): their mean log-probability (0: certain), or None when it cannot say."""
     if heard.timings is None:
         return None
-    lo, hi = at_s - PLACE_BEFORE_S, at_s + PLACE_AFTER_S
-    there = [w.probability for w in heard.timings()
-             if w.start_s < hi and w.end_s > lo and w.probability is not None and any(c.isalnum() for c in w.text)]
+    timed = heard.timings()
+    there = [timed[i].probability for i in timed_near(timed, at_s)
+             if timed[i].probability is not None and any(c.isalnum() for c in timed[i].text)]
     return sum(math.log(max(p, 1e-6)) for p in there) / len(there) if there else None
 
 
@@ -298,8 +304,7 @@ class WakeGate:
             return None, None
         timed = heard.timings()
         words = [w.text for w in timed]
-        lo, hi = at_s - PLACE_BEFORE_S, at_s + PLACE_AFTER_S
-        near = [i for i, w in enumerate(timed) if w.start_s < hi and w.end_s > lo]
+        near = timed_near(timed, at_s)
         # before, in place of or after each word timed there (a first word's start is often the audio's)
         spans = ({(i, i) for i in near} | {(i + 1, i + 1) for i in near} | {(i, i + 1) for i in near}
                  | {(i, i + 2) for i in near if i + 1 in near})

@@ -78,7 +78,7 @@ class WhisperTranscriber(Transcriber):
         rescore = timings = None
         if encoded is not None and 0 < frames <= WINDOW_FRAMES:
             rescore = functools.partial(self._rescore, encoded, frames)
-            timings = functools.partial(self._timings, encoded, frames, text)
+            timings = functools.cache(functools.partial(self._timings, encoded, frames, text))   # aligned once
         return Transcript(text, utterance, time.perf_counter() - t0, rescore, timings)
 
     def _decode(self, utterance: Utterance, hotwords: str | None, limit: int, beam_size: int,
