@@ -1,7 +1,7 @@
 """Is it for her? False accepts per 100 ordinary sentences and misses of the ways to call her, on
 the labelled wake set, across wake thresholds.
 
-    .venv/bin/python bench/wake_bench.py [--held-out [1-16]] [--spoken-as S] [--set DIR] [--list] [--merged N]
+    .venv/bin/python bench/wake_bench.py [--held-out [1-18]] [--spoken-as S] [--set DIR] [--list] [--merged N]
 
 The set (tests/fixtures/wake_sentences.py: 106 household sentences, 25 of them near misses such as
 "hey glad to see you", "Gladys", "hey Google"; 24 calls) is spoken by make_fixtures.py --wake-set
