@@ -71,6 +71,13 @@ def sure_there(heard: Transcript, at_s: float) -> float | None:
     return sum(math.log(max(p, 1e-6)) for p in there) / len(there) if there else None
 
 
+def said_after(heard: Transcript, at_s: float) -> bool:
+    """Whether the recogniser timed a word beginning after where the name model heard her name (ending at
+    `at_s`): something said after it, a request. False when it cannot say."""
+    return heard.timings is not None and any(w.start_s >= at_s and any(c.isalnum() for c in w.text)
+                                             for w in heard.timings())
+
+
 def _fits(heard: Transcript, wordings: list[Wording], first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
     """The wording with her name that best fits the audio, and how much less likely it is than what
     the recogniser wrote (the recogniser scores both)."""
@@ -195,7 +202,7 @@ class WakeGate:
                 if (match is None and look_again and found is not None and sounded >= self.name_sure
                         and self.name_place > 0 and placed >= -self.name_place):
                     match = found
-                elif match is None and look_again and found is not None and self._alone(sound, placing, phrase):
+                elif match is None and look_again and found is not None and self._alone(sound, placing, phrase, transcript):
                     lone = found        # a call on the model's word, unless the beam look below hears the words
         # Still no call, the model sure of her name: greedy decoding can leave her name at its first turn ("I move
         # to man" for "Glados, I've moved to Bath"); a beam search (beam_look readings at once) writes it more often.
@@ -223,19 +230,25 @@ class WakeGate:
             return self._after_pauses(utterance, phrase) or heard
         return heard
 
-    def _alone(self, sound: Sounded, plain: Transcript, phrase: str) -> bool:
+    def _alone(self, sound: Sounded, plain: Transcript, phrase: str, heard: Transcript) -> bool:
         """Whether the name model may call her by itself: all but certain of her name (name_alone), heard in
         the opening (`second_look_s`: a call's name comes first or after a greeting), whisper unsure of the
         words it wrote where the model heard her name (their mean log-probability below -name_alone_unsure:
-        "You are going" for an espeak-ng "Glados, forget that"), and writing no word that sounds like her
-        name ("glad", "Gladys"). Speech whisper heard clearly there is trusted over the model: real voices
-        make the model all but certain of a name nobody said ("He was not an ill-disposed young man",
-        0.9994 at 1.16 s, whisper sure of "He was not an": bench/wake_real.py).
-        `plain`: the transcript her name was placed in (without the hotword, or with it when there is none)."""
+        "You are going" for an espeak-ng "Glados, forget that"), a word timed after that place in either
+        transcript (the request: a call on the model's word carries one), and writing no word that sounds
+        like her name ("glad", "Gladys"). Speech whisper heard clearly there is trusted over the model: real
+        voices make the model all but certain of a name nobody said ("He was not an ill-disposed young man",
+        0.9994 at 1.16 s, whisper sure of "He was not an": bench/wake_real.py); and a sentence ending in a
+        word like her name is not a call ("Agent logged off", a telephone prompt heard "Agent-log-dov.": the
+        model 1.0 at its last word).
+        `plain`: the transcript her name was placed in (without the hotword, or with it when there is none);
+        `heard`: the one with the hotword (whisper, told to expect her name, sometimes writes more after it)."""
         if self.name_alone >= 1 or sound.score < self.name_alone or sound.at_s > (self.second_look_s or 2.0):
             return False
         there = sure_there(plain, sound.at_s)
-        return there is not None and there < -self.name_alone_unsure and not self.wake.near_miss(plain.text, phrase)
+        return (there is not None and there < -self.name_alone_unsure
+                and (said_after(plain, sound.at_s) or said_after(heard, sound.at_s))
+                and not self.wake.near_miss(plain.text, phrase))
 
     def invented(self, text: str, plain: str | None, request: str, phrase: str) -> bool:
         """The words' call is whisper's guess: it left out words the plain transcript heard, and either

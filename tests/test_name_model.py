@@ -327,8 +327,9 @@ def test_the_model_alone_calls_her_in_the_opening_where_whisper_was_unsure():
     hotword: her name put in before it fits 25 nats worse than what was heard, past name_place. The
     model all but certain of her name in the opening, and whisper unsure of the words it wrote there
     (each about 0.45 likely: -0.8 nats): a call on the model's word alone. Not when the model is less
-    sure, heard it later on, whisper was sure of those words (a real voice's "He was not an ..."), wrote
-    a word like her name, or the rule is off."""
+    sure, heard it later on, whisper was sure of those words (a real voice's "He was not an ..."), timed
+    nothing after where the model heard her name (a telephone prompt's "Agent logged off" heard
+    "Agent-log-dov.": no request), wrote a word like her name, or the rule is off."""
     speech = Utterance(np.zeros(40_000, np.float32), 0.0, 2.5)
     wake = TranscriptWakeWord()
     timed = [("You", 0.3, 0.6), ("are", 0.6, 0.8), ("going", 0.8, 1.0), ("to", 1.0, 1.1), ("get", 1.1, 1.4), ("that.", 1.4, 1.8)]
@@ -347,6 +348,10 @@ def test_the_model_alone_calls_her_in_the_opening_where_whisper_was_unsure():
     there = [0.9, 0.95, 0.9, 0.1, 0.1, 0.1]                  # sure of the words where her name was heard, not of the rest
     assert gate(_Unsure(timed, fits, there)).hear(speech, "hey glados").match is None
     assert gate(_Unsure(timed, fits, 0.45), alone=1.0).hear(speech, "hey glados").match is None          # off
+    ended = [("Agent-log-dov.", 0.3, 1.3)]                   # the model heard her name in its last word: nothing after
+    assert gate(_Unsure(ended, {"GLaDOS, Agent-log-dov.": -30.0}, 0.3), at_s=1.32).hear(speech, "hey glados").match is None
+    asked = gate(_Unsure(ended + [("stop.", 1.4, 1.7)], {}, 0.3), at_s=1.32).hear(speech, "hey glados")
+    assert asked.match is not None and asked.alone                         # a word after it: a call
     assert gate(_Timed(timed, fits)).hear(speech, "hey glados").match is None                            # cannot say
     glad = [("Glad", 0.3, 0.6), ("you", 0.6, 0.8), ("are", 0.8, 1.0), ("getting", 1.0, 1.4), ("that.", 1.4, 1.8)]
     assert gate(_Unsure(glad, {"GLaDOS, Glad you are getting that.": -30.0}, 0.45)).hear(speech, "hey glados").match is None
