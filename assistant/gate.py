@@ -22,7 +22,8 @@ The name model (wake/name_model.py) listens to the sound beside whisper: it veto
 does not sound like hers, keeps one the plain check took for "Gladys" when it is sure, and, sure and
 with no call in the words, has her name tried where it heard it and the utterance heard again with
 a beam search (whisper's greedy reading can leave her name at its first turn). Last, all but certain
-of her name in the opening of speech whisper could not make out, the model calls her by itself."""
+of her name in the opening of speech whisper could not make out, with words after it (a request), the
+model calls her by itself."""
 from __future__ import annotations
 
 import math

@@ -11,7 +11,7 @@ read offline after that:
   people round a table, far-field microphones, overlapping talk) and half a minute of a telephone call;
 - pocketsphinx 5.1.1: five LibriVox readings (public domain), card names and digits said to a
   recogniser, a few sentences of other people talking;
-- asterisk-core-sounds-en-wav 1.6.1 (Debian bookworm): the 370 spoken prompts of a telephone system,
+- asterisk-core-sounds-en-wav 1.6.1 (Debian bookworm): the 372 spoken prompts of a telephone system,
   one recorded voice (Allison Smith, CC BY-SA 3.0), 8 kHz: short sentences said clearly ("Please hold
   while I try that extension", "You have no messages"), the length of a request to her.
 
