@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
-from memory import Memory, MemoryStoreError, Observation, Recalled, new_session_id
+from memory import FactChange, Memory, MemoryStoreError, Observation, Recalled, new_session_id
 from memory.api import utc_now
 
 from . import commands, consolidation, prompt, summary, tools
@@ -61,6 +61,7 @@ class Brain:
         self.last_activity: datetime | None = None
         self.stats = Stats()
         self._message_id: int | None = None     # the user message of the turn in progress
+        self._last_line: str | None = None      # the offline line said last, so the next differs
 
     # -- model availability ---------------------------------------------------------------------
     def connect(self) -> LLMError | None:
@@ -119,7 +120,8 @@ class Brain:
         assert self.llm is not None
         try:
             done = consolidation.consolidate(self.llm, self.memory, self.user, session, rows,
-                                             max_tokens=self.config.budget.reply * 2)
+                                             max_tokens=self.config.budget.reply * 2,
+                                             temperature=self.config.llm.session_end_temperature)
         except LLMError as exc:
             self.on_event("degraded", {"why": f"skipped reading the session with the model: {exc}"})
             return False
@@ -160,11 +162,14 @@ class Brain:
         if not self.online and self.connect() is not None:
             if command is not None:   # a question about the user, model down: her facts answer it
                 return self._from_memory(session, observation, started, on_text, on_end)
-            return self._offline(on_text, on_end)
-        history = self._history(session, before=observation.message_id)
+            return self._offline(on_text, on_end, observation.changes)
         mem = self.config.memory
+        history = prompt.fit_history(self._history(session, before=observation.message_id),
+                                     self.config.budget, text)
+        # Recall skips exactly what the prompt already carries (the history and this message), so a
+        # message of this session that has left the window can still be recalled.
         recalled = self.memory.recall(self.user, text, k=mem.recall_k, session=session,
-                                      recent_window=mem.recent_window + 1, candidates=mem.recall_candidates)
+                                      recent_window=len(history) + 1, candidates=mem.recall_candidates)
         block = self.memory.load_context(self.user, mem.max_facts, mem.max_summaries,
                                          min(mem.context_tokens, self.config.budget.memory))
         messages, used = prompt.assemble(self.config.persona, self.config.budget, block, recalled, history, text)
@@ -197,13 +202,16 @@ class Brain:
     def _history(self, session: str, before: int) -> list[prompt.Turn]:
         """The session's recent turns before message `before` (the one being answered)."""
         window = self.config.memory.recent_window
+        if not window:
+            return []
         rows = [r for r in self.memory.messages(self.user, session, limit=window + 1) if r["id"] < before]
-        rows = rows[len(rows) - window:] if window else []
+        rows = rows[-window:]
         return [prompt.Turn(r["role"], r["text"], r["tokens"]) for r in rows]
 
-    def _offline(self, on_text: TextSink, on_end: Callable[[], None] = lambda: None) -> Reply:
+    def _offline(self, on_text: TextSink, on_end: Callable[[], None] = lambda: None,
+                 changes: list[FactChange] = ()) -> Reply:
         self.stats.degraded_turns += 1
-        line = self.config.persona.lines.offline
+        self._last_line, line = commands.offline(list(changes), self.config.persona.lines, self._last_line)
         try:
             on_text(line)
             on_end()

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from datetime import datetime
 from typing import Callable, Iterator, TextIO
 
 from rich.console import Console
@@ -15,7 +17,7 @@ from .config import Config
 from .consolidation import Consolidation
 from .llm import LLMError, ModelMissing
 from .llm.ollama import OllamaLLM
-from .memory_cli import CLEAR_QUESTION, cleared, describe, facts_table, index_backlog, recall_line
+from .memory_cli import CLEAR_QUESTION, LEGEND, cleared, describe, facts_table, index_backlog, recall_line
 
 HELP = """commands:
   /memory               what I remember about you
@@ -92,30 +94,38 @@ class ChatUI:
                 self.say(f"glados: pull failed: {exc}", "red")
 
     def run(self) -> int:
-        """The loop; returns the exit code. The session ends on /quit, end of input or Ctrl-C."""
-        self.start()
+        """The loop; returns the exit code. The session ends on /quit, end of input or Ctrl-C (at the
+        prompt quietly; during a reply with a note that what was said is kept)."""
         code = 0
+        waiting = True          # nothing under way: Ctrl-C now just ends the chat
         try:
+            self.start()
             for line in self.lines:
-                line = line.strip()
-                if not line:
-                    continue
-                if line.startswith("/"):
-                    if self.slash(line) == "quit":
-                        break
-                    continue
-                reply = self.brain.turn(line, on_text=self._streamer())
-                if self.mid_reply:
-                    self.console.print()
-                    self.mid_reply = False
-                if reply.error and reply.interrupted:
-                    self.say("[what she had said before it broke off is kept]", "yellow")
+                waiting = False
+                if self.handle(line.strip()) == "quit":
+                    break
+                waiting = True
         except KeyboardInterrupt:
             self.console.print()
-            self.say("[interrupted; what was said so far is kept]", "yellow")
-            code = 130
+            if not waiting:
+                self.say("[interrupted; what was said so far is kept]", "yellow")
+                code = 130
         self.finish()
         return code
+
+    def handle(self, line: str) -> str | None:
+        """One line typed: a slash command or a turn; "quit" to end."""
+        if not line:
+            return None
+        if line.startswith("/"):
+            return self.slash(line)
+        reply = self.brain.turn(line, on_text=self._streamer())
+        if self.mid_reply:
+            self.console.print()
+            self.mid_reply = False
+        if reply.error and reply.interrupted:
+            self.say("[what she had said before it broke off is kept]", "yellow")
+        return None
 
     def finish(self) -> None:
         if self.brain.session and self.brain.online:
@@ -181,6 +191,7 @@ class ChatUI:
             self.say("nothing remembered yet")
             return
         self.console.print(facts_table(facts))
+        self.say(LEGEND, "dim")
 
 
 def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator[str]:
@@ -197,7 +208,7 @@ def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator
 def event_line(kind: str, data: dict) -> tuple[str, str] | None:
     """A brain event as (text, style) for the terminal; the chat and the voice loop both print these."""
     if kind == "recalled":
-        return f"[recalled from session {data['session'] or 'notes'} on {data['date']}]", "dim"
+        return f"[recalled: {excerpt(data['text'])} ({day(data['date'])})]", "dim"
     if kind == "tool":
         return f"[memory tool {data['name']}({data['arguments']})]", "dim"
     if kind == "fact":
@@ -208,6 +219,20 @@ def event_line(kind: str, data: dict) -> tuple[str, str] | None:
     if kind == "consolidated":
         return consolidation_line(data["result"]), "dim"
     return None
+
+
+def excerpt(text: str, words: int = 8) -> str:
+    """The first words of a message, quoted: '"I ran a charity race for mental health ..."'."""
+    said = text.split()
+    return json.dumps(" ".join(said[:words]) + (" ..." if len(said) > words else ""), ensure_ascii=False)
+
+
+def day(date: str) -> str:
+    """'2026-05-12' -> '12 May 2026'."""
+    try:
+        return datetime.strptime(date[:10], "%Y-%m-%d").strftime("%-d %b %Y")
+    except ValueError:
+        return date
 
 
 def consolidation_line(result: Consolidation) -> str:

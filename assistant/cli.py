@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from memory import Memory, MemoryStoreError, RecallSettings, UnknownKey
+from memory import Memory, MemoryStoreError, NoMemoryYet, RecallSettings, UnknownKey
 
 from . import logs, memory_cli
 from .errors import AudioError
@@ -57,12 +57,13 @@ def recall_settings(config: Config) -> RecallSettings:
                           half_life_days=dict(r.half_life_days))
 
 
-def open_memory(config: Config, db: Path | None, recalls: bool = True) -> Memory:
+def open_memory(config: Config, db: Path | None, recalls: bool = True, create: bool = True) -> Memory:
     """The memory file, with a one-line warning when others can read it, and (when it will recall)
-    a note when recall can match words only."""
+    a note when recall can match words only. create=False: a missing file raises NoMemoryYet."""
     memory = Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
                     busy_timeout_ms=config.memory.busy_timeout_ms,
-                    embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config))
+                    embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config),
+                    create=create)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if memory.warning:
         err.print(f"glados: warning: {memory.warning}", markup=False)
@@ -72,6 +73,21 @@ def open_memory(config: Config, db: Path | None, recalls: bool = True) -> Memory
         if reason:
             err.print(f"glados: note: {reason} (set recall.meaning: false to silence this)", markup=False)
     return memory
+
+
+def _memory_command(args: argparse.Namespace, config: Config, user: str, console: Console, err: Console) -> int:
+    """`glados memory ...`; a reading command creates no database: it says there is no memory yet."""
+    writes = args.memory_command in memory_cli.WRITING
+    try:
+        memory = open_memory(config, getattr(args, "db", None), recalls=args.memory_command == "recall",
+                             create=writes)
+    except NoMemoryYet as exc:
+        err.print(f"glados: {exc}", markup=False)
+        if getattr(args, "json", False):
+            print("[]")
+        return 1 if args.memory_command in ("forget", "clear", "index") else 0
+    with memory:
+        return memory_cli.run(args, memory, user, console, config)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,8 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             raise memory_cli.UsageError("--user needs a name (leave it out for the configured user)")
         user = getattr(args, "user", None) or config.user
         if args.command == "memory":
-            with open_memory(config, getattr(args, "db", None), recalls=args.memory_command == "recall") as memory:
-                return memory_cli.run(args, memory, user, console, config)
+            return _memory_command(args, config, user, console, err)
         if args.command == "eval":
             from . import evaluation
             return evaluation.main(args, config, console)

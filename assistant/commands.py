@@ -4,6 +4,7 @@ questions about the user when the model is down. What a sentence means is decide
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from memory import Command, Fact, FactChange, Memory, Observation
@@ -22,27 +23,46 @@ ASKED_ABOUT = {
 }
 
 
-# How facts are said back as an answer: "You live in Leeds", "You are allergic to peanuts and cashews".
+# How facts are said back: "You live in Leeds", "You are allergic to peanuts and cashews".
 SAID_AS = {
     "name": "Your name is {v}", "location": "You live in {v}", "hometown": "You are from {v}",
-    "job": "Your job: {v}", "employer": "You work at {v}", "allergy": "You are allergic to {v}",
-    "diet": "Your diet: {v}", "pet": "Your pets: {v}", "likes": "You like {v}", "dislikes": "You dislike {v}",
+    "job": "You work as {v}", "employer": "You work at {v}", "allergy": "You are allergic to {v}",
+    "diet": "You are {v}", "pet": "You have {v}", "likes": "You like {v}", "dislikes": "You dislike {v}",
     "age": "You are {v}", "birthday": "Your birthday is {v}", "partner": "Your partner is {v}",
-    "language": "You speak {v}", "medical": "Your medical notes: {v}", "note": "You told me: {v}",
+    "language": "You speak {v}", "medical": "You told me about {v}", "note": "{v}", "message": "You said: {v}",
+    "wake_word": "You wake me with {v}",
 }
+FIRST_PERSON = re.compile(r"\b(?:i am|i'm|im|i've|i'll|i'd|i|me|my|mine|myself)\b", re.IGNORECASE)
+SECOND = {"i am": "you are", "i'm": "you're", "im": "you're", "i've": "you've", "i'll": "you'll", "i'd": "you'd",
+          "i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself"}
+
+
+def to_you(text: str) -> str:
+    """The user's words said back to them: "my locker code is 4512" -> "your locker code is 4512"."""
+    return FIRST_PERSON.sub(lambda m: SECOND[m[0].lower()], text)
+
+
+def joined(values: list[str]) -> str:
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def say(pairs: list[tuple[str, str]]) -> str:
+    """(key, value) pairs grouped by key, in the order first seen, as sentences without the last
+    full stop: "You live in Leeds. You are allergic to peanuts and cashews"."""
+    values: dict[str, list[str]] = {}
+    for key, value in pairs:
+        values.setdefault(key, []).append(to_you(value) if key in ("note", "message") else value)
+    sentences = []
+    for key, vs in values.items():
+        if key in ("note", "message"):     # each its own sentence: they are whole statements
+            sentences += [SAID_AS[key].format(v=v) for v in vs]
+        else:
+            sentences.append((SAID_AS.get(key) or f"Your {label(key)} is {{v}}").format(v=joined(vs)))
+    return ". ".join(s[:1].upper() + s[1:] for s in sentences)
 
 
 def say_facts(facts: list[Fact]) -> str:
-    """Facts grouped by key, in the order first seen, as sentences: "You live in Leeds; ..."."""
-    values: dict[str, list[str]] = {}
-    for fact in facts:
-        values.setdefault(fact.key, []).append(fact.value)
-    parts = []
-    for key, vs in values.items():
-        joined = vs[0] if len(vs) == 1 else ", ".join(vs[:-1]) + " and " + vs[-1]
-        template = SAID_AS.get(key) or f"Your {label(key)} is {{v}}"
-        parts.append(template.format(v=joined))
-    return "; ".join(parts)
+    return say([(f.key, f.value) for f in facts])
 
 
 @dataclass(frozen=True)
@@ -59,10 +79,6 @@ def label(key: str) -> str:
     return key.replace("_", " ")
 
 
-def describe_facts(facts: list[Fact]) -> str:
-    return "; ".join(f"{label(f.key)}: {f.value}" for f in facts)
-
-
 def reply(memory: Memory, user: str, observed: Observation, lines: Lines) -> CommandReply:
     """Her reply to the memory command in `observed` (which must have one)."""
     command = observed.parsed.command
@@ -70,7 +86,7 @@ def reply(memory: Memory, user: str, observed: Observation, lines: Lines) -> Com
     changes = tuple(observed.changes)
     if command.kind == "list":
         facts = memory.facts(user)
-        return CommandReply("list", lines.facts.format(what=describe_facts(facts)) if facts else lines.no_facts)
+        return CommandReply("list", lines.facts.format(what=say_facts(facts)) if facts else lines.no_facts)
     if command.kind == "wake_word":
         return CommandReply("wake_word", lines.wake_word.format(what=command.about))
     if command.kind == "why":
@@ -79,8 +95,7 @@ def reply(memory: Memory, user: str, observed: Observation, lines: Lines) -> Com
         return CommandReply("ask", answer_from_facts(memory, user, command, lines))
     if command.kind == "remember":
         stored = [c for c in changes if c.kind in ("added", "superseded", "reconfirmed")]
-        what = "; ".join(f"{label(c.key)}: {c.value}" for c in stored)
-        text = lines.remembered.format(what=what) if stored else lines.forgot_nothing.format(what=command.about)
+        text = lines.remembered.format(what=say([(c.key, c.value) for c in stored])) if stored else lines.forgot_nothing.format(what=command.about)
         return CommandReply("remember", text, changes, text)
     text = _forgot(changes, command, lines)
     redacted = tuple(FactChange(c.kind, c.key, FORGOTTEN) for c in changes)
@@ -89,9 +104,32 @@ def reply(memory: Memory, user: str, observed: Observation, lines: Lines) -> Com
 
 def _forgot(changes: tuple[FactChange, ...], command: Command, lines: Lines) -> str:
     gone = [c for c in changes if c.kind == "forgotten"]
+    choices = [c for c in changes if c.kind == "ambiguous"]
+    if choices:
+        return lines.forget_which.format(what=" or ".join(f'"{to_you(c.value)}"' for c in choices))
     if not gone:
         return lines.forgot_nothing.format(what=command.about.strip(" ?.!") or "that")
-    return lines.forgot.format(what="; ".join(f"{label(c.key)}: {c.value}" for c in gone))
+    return lines.forgot.format(what=joined([f'"{to_you(c.value)}"' if c.key in ("note", "message") else c.value
+                                            for c in gone]))
+
+
+def vary(options: str | list[str], last: str | None) -> str:
+    """The first of her lines that is not the one she said last (the next in turn after it)."""
+    options = [options] if isinstance(options, str) else options
+    if last in options:
+        return options[(options.index(last) + 1) % len(options)]
+    return options[0]
+
+
+def offline(changes: list[FactChange], lines: Lines, last: str | None) -> tuple[str, str]:
+    """Her line when the model is down, saying what she stored from the message if anything; with
+    the line it was made from (pass that back as `last` so the next one differs)."""
+    stored = [c for c in changes if c.kind in ("added", "superseded", "reconfirmed")]
+    if not stored:
+        line = vary(lines.offline, last)
+        return line, line
+    template = vary(lines.noted_offline, last)
+    return template, template.format(what=say([(c.key, c.value) for c in stored]))
 
 
 def answer_from_facts(memory: Memory, user: str, command: Command, lines: Lines) -> str:

@@ -82,6 +82,7 @@ class LLMConfig:
     first_token_timeout_s: Annotated[float, Field(gt=0, le=3600)] = 120.0
     between_tokens_timeout_s: Annotated[float, Field(gt=0, le=3600)] = 30.0
     temperature: Annotated[float, Field(ge=0, le=2)] = 0.8
+    session_end_temperature: Annotated[float, Field(ge=0, le=2)] = 0.2
     tools: bool = True
 
 
@@ -96,10 +97,12 @@ class Example:
 class Lines:
     __pydantic_config__ = STRICT
     """What she says when the answer comes from memory, not the model. {what}, {date}, {source} are filled in."""
-    offline: str = "My language core is offline. Start Ollama and try again."
+    offline: str | list[str] = "My language core is offline. Start Ollama and try again."   # one, or several said in turn
+    noted_offline: str | list[str] = "Noted. {what}."     # the model is down but she stored something: {what}
     remembered: str = "Noted: {what}."
     forgot: str = "Deleted: {what}."
     forgot_nothing: str = "I had nothing stored about {what}."
+    forget_which: str = "Which one: {what}? Say the one to forget."   # a forget that names several notes
     facts: str = "Here is what I know about you: {what}."
     no_facts: str = "I know nothing about you yet."
     why: str = "Because you told me on {date}: \"{source}\"."

@@ -53,13 +53,14 @@ def request(rows: list[sqlite3.Row]) -> list[dict] | None:
 
 
 def consolidate(llm: LLM, memory: Memory, user: str, session: str, rows: list[sqlite3.Row],
-                max_tokens: int = 800) -> Consolidation:
+                max_tokens: int = 800, temperature: float | None = None) -> Consolidation:
     """Ask, check, store. LLMError propagates (the caller says the step was skipped); a reply
     that is not the schema's JSON stores nothing and says so."""
     messages = request(rows)
     if messages is None:
         return Consolidation()
-    text = "".join(chunk.text for chunk in llm.chat(messages, max_tokens=max_tokens, format=PROPOSAL_SCHEMA))
+    text = "".join(chunk.text for chunk in llm.chat(messages, max_tokens=max_tokens, format=PROPOSAL_SCHEMA,
+                                                         temperature=temperature))
     try:
         proposals = parse_proposals(text)
     except BadProposals as exc:

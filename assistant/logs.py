@@ -23,7 +23,9 @@ def setup(verbose: bool) -> Path | None:
     folder cannot be written: logging is a help, never a reason to fail."""
     path = log_file()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.parent.exists():     # the data folder holds the memories too: private (0700)
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            os.chmod(path.parent, 0o700)
         if not path.exists():
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         handler = RotatingFileHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")

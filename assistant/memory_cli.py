@@ -15,6 +15,8 @@ from memory import Fact, FactChange, Memory, Recalled
 
 from .config import Config
 
+WRITING = ("observe", "import")    # the memory commands that may create the database file
+LEGEND = "* pinned: always in her memory, whatever the cap (allergies, diet, health)"
 SYMBOLS = {"added": "+", "superseded": "~", "reconfirmed": "=", "retracted": "-", "forgotten": "x"}
 
 
@@ -26,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     p = sub.add_parser("memory", help="inspect and edit what GLaDOS remembers", parents=[common])
     msub = p.add_subparsers(dest="memory_command", metavar="COMMAND", required=True)
     o = msub.add_parser("observe", parents=[common], help="store one utterance and mine facts from it")
-    o.add_argument("text", nargs="+")
+    o.add_argument("text", nargs="+", help="the words; - reads them from standard input (for long text)")
     o.add_argument("--session", help="session id to log the message under")
     ls = msub.add_parser("list", parents=[common], help="current facts")
     ls.add_argument("--json", action="store_true", help="JSON array of fact objects")
@@ -151,9 +153,10 @@ def parse_time(text: str) -> datetime:
 def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, config: Config) -> int:
     cmd = args.memory_command
     if cmd == "observe":
-        if not " ".join(args.text).strip():
+        text = sys.stdin.buffer.read().decode("utf-8", "replace") if args.text == ["-"] else " ".join(args.text)
+        if not text.strip():
             raise UsageError("nothing to observe: give the words the user said, e.g. glados memory observe \"I live in Leeds\"")
-        obs = memory.observe(user, " ".join(args.text), session=args.session)
+        obs = memory.observe(user, text, session=args.session)
         for change in obs.changes:
             console.print(describe(change), markup=False, highlight=False)
         if not obs.changes:
@@ -233,6 +236,8 @@ def _list(args: argparse.Namespace, memory: Memory, user: str, console: Console)
         console.print(f"nothing remembered about {user!r}", markup=False)
         return 0
     console.print(facts_table(facts, history=args.all))
+    if any(f.pinned for f in facts):
+        console.print(LEGEND, style="dim", markup=False)
     return 0
 
 

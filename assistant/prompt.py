@@ -74,6 +74,12 @@ def trim_history(turns: list[Turn], budget: int) -> list[Turn]:
     return flat
 
 
+def fit_history(history: list[Turn], budget: BudgetConfig, user_text: str) -> list[Turn]:
+    """The turns of `history` that fit the history budget beside the user's message."""
+    room = budget.history - estimate_tokens(_cut(user_text, budget.history))
+    return trim_history(history, max(0, room))
+
+
 def assemble(persona: PersonaConfig, budget: BudgetConfig, memory_block: str, recalled: list[Recalled],
              history: list[Turn], user_text: str) -> tuple[list[dict], list[Recalled]]:
     """The request's messages, and which recalled messages made it in."""
@@ -82,10 +88,8 @@ def assemble(persona: PersonaConfig, budget: BudgetConfig, memory_block: str, re
     note, used = recall_note(recalled, budget.recall)
     if note:
         messages.append({"role": "system", "content": note})
-    user_text = _cut(user_text, budget.history)
-    room = budget.history - estimate_tokens(user_text)
-    messages += [{"role": t.role, "content": t.text} for t in trim_history(history, max(0, room))]
-    messages.append({"role": "user", "content": user_text})
+    messages += [{"role": t.role, "content": t.text} for t in fit_history(history, budget, user_text)]
+    messages.append({"role": "user", "content": _cut(user_text, budget.history)})
     return messages, used
 
 

@@ -222,7 +222,7 @@ class VoiceLoop:
             return
         if match is None and not in_window:
             self.stats.ignored.append(text)
-            self.show("ignored", text)
+            self.show(f"ignored: {why_ignored(heard)}", text)
             return
         follow_up = match is None       # let in by the window after her reply, not by her name
         request = match.request if match is not None else text
@@ -282,3 +282,12 @@ class VoiceLoop:
             mouth.finish()
         except Interrupted:
             pass
+
+
+def why_ignored(heard: Heard) -> str:
+    """Why an utterance heard outside the follow-up window was not for her, in a few words."""
+    if heard.vetoed:
+        return "it sounded like my name, but it was not"
+    if heard.first is not None:
+        return "my name, but not a call to me"
+    return "not addressed to me"

@@ -33,7 +33,7 @@ def build_loop(config: Config, brain: Brain, source, sink, console: Console | No
 
     def show(state: str, detail: str) -> None:
         if console is not None:
-            console.print(f"[{state}] {detail}".rstrip(), style=STYLES.get(state), markup=False, highlight=False,
+            console.print(f"[{state}] {detail}".rstrip(), style=STYLES.get(state.split(":")[0]), markup=False, highlight=False,
                           soft_wrap=True)
     def wake_phrase() -> str:
         """The user's own wake word when they set one by voice, else the configured one."""

@@ -13,7 +13,7 @@ from .facts import MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
 from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
 from .recall import Recalled, RecallSettings, estimate_tokens
-from .store import CorruptDatabase, MemoryStoreError, ReadOnlyDatabase
+from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
 
 
 def __getattr__(name: str):
@@ -26,7 +26,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "Fact", "FactChange",
-    "Memory", "MemoryStoreError", "MULTI_VALUED", "NotFound", "Observation", "Op", "Parsed", "PROPOSAL_SCHEMA", "Proposal", "ReadOnlyDatabase", "Recalled", "RecallSettings",
+    "Memory", "MemoryStoreError", "MULTI_VALUED", "NoMemoryYet", "NotFound", "Observation", "Op", "Parsed", "PROPOSAL_SCHEMA", "Proposal", "ReadOnlyDatabase", "Recalled", "RecallSettings",
     "SINGLE_VALUED", "Target", "UnknownKey", "Verdict", "build_system_prompt", "estimate_tokens", "iso", "mine", "parse", "parse_proposals",
-    "new_session_id",
+    "new_session_id", "UnusablePath",
 ]

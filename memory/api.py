@@ -62,11 +62,11 @@ class Memory:
     def __init__(self, path: str | Path, clock: Callable[[], datetime] = utc_now,
                  max_value_chars: int = 200, busy_timeout_ms: int = 5000,
                  embedder: "Embedder | None | Literal['auto']" = "auto",
-                 recall_settings: R.RecallSettings = R.RecallSettings()):
+                 recall_settings: R.RecallSettings = R.RecallSettings(), create: bool = True):
         """embedder: the sentence model for recall by meaning; "auto" loads the installed one on first
-        recall, None recalls by words alone."""
+        recall, None recalls by words alone. create=False: a missing file raises NoMemoryYet."""
         self.path = Path(path)
-        self.db: sqlite3.Connection = connect(self.path, busy_timeout_ms)
+        self.db: sqlite3.Connection = connect(self.path, busy_timeout_ms, create)
         self.read_only: bool = self.db.read_only
         # One line for the user when others can read these memories (None when private).
         self.warning: str | None = None if str(path) == ":memory:" else exposure(self.path)
@@ -116,7 +116,13 @@ class Memory:
         if change.op == "retract" and change.key:
             return F.retract(self.db, user, change.key, change.value, now)
         if change.op == "forget":
-            return E.erase_facts(self.db, user, F.find_for_forget(self.db, user, change.key, change.value))
+            rows = F.find_for_forget(self.db, user, change.key, change.value)
+            if rows or change.key not in (None, "note") or not change.value:
+                return E.erase_facts(self.db, user, rows)
+            topic = E.about(self.db, user, change.value, spare=message_id)
+            if len(topic.notes) > 1:      # "forget my code": the locker's or the door's? Ask.
+                return [F.FactChange("ambiguous", n.key, n.value, fact_id=n.id) for n in topic.notes]
+            return E.erase_topic(self.db, user, topic)
         if change.op == "correct" and change.value:
             return self._correct(user, change, source, message_id, now)
         return []
@@ -202,8 +208,17 @@ class Memory:
                 raise Ambiguous(f"{target!r} matches {len(hits)} facts; give more of the id")
             rows = F.find_for_forget(self.db, user, hits[0].key, hits[0].value) if hits else []
         if not rows:
-            raise NotFound(f"no fact with id or key {target!r} for this user; see 'glados memory list --all'")
+            rows = self._notes_about(user, target)
+        if not rows:
+            raise NotFound(f"no fact or note about {target!r} for this user; see 'glados memory list --all'")
         return rows
+
+    def _notes_about(self, user: str, target: str) -> list[F.Fact]:
+        notes = E.about(self.db, user, target).notes
+        if len(notes) > 1:
+            listed = "; ".join(f"{n.id[:8]} {n.value!r}" for n in notes)
+            raise Ambiguous(f"{target!r} matches {len(notes)} notes ({listed}); forget one by its id")
+        return [f for n in notes for f in F.find_for_forget(self.db, user, "note", n.value)]
 
     def forget_change(self, user: str, key: str | None, value: str | None) -> list[F.FactChange]:
         """Forget what a mined forget change names (no error when nothing matches)."""

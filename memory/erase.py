@@ -4,14 +4,16 @@ be added without deciding how it is erased."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 
 from . import facts as F
+from .recall import fts_query, terms
 
 # table -> how a user's content leaves it
 STORES: dict[str, str] = {
     "facts": "the rows themselves; a note quoting a forgotten value goes too",
     "facts_fts": "follows facts (triggers on delete and update)",
-    "messages": "a forgotten fact's source message is deleted; the value is redacted from every other message",
+    "messages": "a forgotten fact's source message and her reply to it are deleted; the value is redacted from every other message",
     "messages_fts": "follows messages (triggers on delete and update)",
     "message_vectors": "a deleted or redacted message's vector is deleted (triggers); clearing a user deletes them. "
                        "Other rows' neighbour lists (crowding) are cosines only, no ids or text, and may keep its number",
@@ -34,3 +36,37 @@ def erase_user(db: sqlite3.Connection, user: str) -> dict[str, int]:
               for table in ("facts", "message_vectors", "messages", "summaries")}
     db.execute("DELETE FROM vector_counts WHERE user = ?", (user,))
     return counts
+
+
+@dataclass(frozen=True)
+class Topic:
+    """What a forget by topic ("my locker code") names: current notes and the user's own messages
+    that hold every content word of it, matched as recall matches words (FTS5, porter stems)."""
+    notes: tuple[F.Fact, ...]
+    messages: tuple[tuple[int, str], ...]     # (id, text)
+
+
+def about(db: sqlite3.Connection, user: str, phrase: str, spare: int | None = None) -> Topic:
+    """The notes and messages about `phrase`; message `spare` (the forget request itself) is kept."""
+    words = terms(phrase)
+    if not words:
+        return Topic((), ())
+    query = fts_query(words, " AND ")
+    seqs = {r[0] for r in db.execute(
+        """SELECT f.id FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
+           WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.valid_to IS NULL""", (query, user))}
+    notes = tuple(f for f in F.current(db, user) if f.id in seqs)
+    messages = tuple((r[0], r[1]) for r in db.execute(
+        """SELECT m.id, m.text FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+           WHERE messages_fts MATCH ? AND m.user = ? AND m.role = 'user' AND m.id IS NOT ?
+           ORDER BY m.id""", (query, user, spare)))
+    return Topic(notes, messages)
+
+
+def erase_topic(db: sqlite3.Connection, user: str, topic: Topic) -> list[F.FactChange]:
+    """Forget a topic's notes (everywhere, as erase_facts) and delete its messages."""
+    done = erase_facts(db, user, [f for n in topic.notes for f in F.find_for_forget(db, user, "note", n.value)])
+    left = [(i, text) for i, text in topic.messages
+            if db.execute("SELECT 1 FROM messages WHERE id = ?", (i,)).fetchone()]
+    F.delete_exchanges(db, user, {i for i, _ in left})
+    return done + [F.FactChange("forgotten", "message", text) for _, text in left]

@@ -59,7 +59,8 @@ class Fact:
         return asdict(self)
 
 
-ChangeKind = Literal["added", "reconfirmed", "superseded", "retracted", "forgotten"]
+# "ambiguous": nothing changed; a forget named several notes, listed so the user can choose one.
+ChangeKind = Literal["added", "reconfirmed", "superseded", "retracted", "forgotten", "ambiguous"]
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,7 @@ def forget(db: sqlite3.Connection, user: str, facts: list[Fact]) -> list[FactCha
     kept_sources = {r[0] for r in db.execute(
         "SELECT source_message_id FROM facts WHERE user = ? AND source_message_id IS NOT NULL", (user,))}
     sources = {f.source_message_id for f in facts if f.source_message_id} - kept_sources
-    db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in sources])
+    delete_exchanges(db, user, sources)
     for value in {f.value for f in facts}:
         redact(db, user, value)
     seen, out = set(), []
@@ -249,6 +250,19 @@ def forget(db: sqlite3.Connection, user: str, facts: list[Fact]) -> list[FactCha
             seen.add((f.key, norm(f.value)))
             out.append(FactChange("forgotten", f.key, f.value, fact_id=f.id))
     return out
+
+
+def delete_exchanges(db: sqlite3.Connection, user: str, ids: set[int]) -> None:
+    """Delete the user's messages `ids` and her reply to each (the next message of its session,
+    when it is hers): a reply says back what it answered, in words redaction cannot find."""
+    replies = set()
+    for i in ids:
+        row = db.execute("""SELECT n.id, n.role FROM messages m JOIN messages n
+                            ON n.user = m.user AND n.session = m.session AND n.id > m.id
+                            WHERE m.id = ? AND m.user = ? ORDER BY n.id LIMIT 1""", (i, user)).fetchone()
+        if row is not None and row["role"] == "assistant":
+            replies.add(row["id"])
+    db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in ids | replies])
 
 
 def redact(db: sqlite3.Connection, user: str, value: str) -> None:

@@ -1,6 +1,7 @@
 """The SQLite connection: pragmas, ordered migrations, one transaction per write."""
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import time
@@ -15,6 +16,14 @@ class MemoryStoreError(Exception):
 
 class CorruptDatabase(MemoryStoreError):
     """The file exists but is not a readable SQLite memory database."""
+
+
+class NoMemoryYet(MemoryStoreError):
+    """A reading command was pointed at a database file that does not exist (nothing is created)."""
+
+
+class UnusablePath(MemoryStoreError):
+    """The database path cannot hold a file: a file where a folder should be, a folder that cannot be made."""
 
 
 class ReadOnlyDatabase(MemoryStoreError):
@@ -206,22 +215,33 @@ MIGRATIONS: list[tuple[str, str]] = [
 ]
 
 
-def connect(path: str | Path, busy_timeout_ms: int = 5000) -> Connection:
+def connect(path: str | Path, busy_timeout_ms: int = 5000, create: bool = True) -> Connection:
     """Open (creating if needed) the memory database and bring its schema up to date. The file and
     a folder made for it are private to the user (0600 / 0700). A file that cannot be written (a
-    backup on a read-only mount) opens read-only: reading works, a write raises ReadOnlyDatabase."""
+    backup on a read-only mount) opens read-only: reading works, a write raises ReadOnlyDatabase.
+    create=False: a missing file raises NoMemoryYet and nothing is made (for reading commands)."""
     path = Path(path)
     in_memory = str(path) == ":memory:"
     if path.exists() and path.is_dir():
         raise CorruptDatabase(f"{path} is a folder, not a database file; pass --db with a file path")
+    if not create and not in_memory and not path.exists():
+        raise NoMemoryYet(f"no memory yet at {path}: nothing has been stored there, and nothing was created")
     _check_header(path)
     read_only = path.exists() and not _writable(path)
     if not read_only and not in_memory:
-        _create_private(path)
+        try:
+            _create_private(path)
+        except OSError as exc:
+            raise UnusablePath(f"cannot make the memory database {path} ({exc.strerror or exc}); "
+                               "pass --db (or set GLADOS_DB) with a file in a folder you can write") from exc
     # isolation_level=None: we open transactions ourselves, so each write is exactly one.
     target = _read_only_uri(path) if read_only else str(path)
-    db = sqlite3.connect(target, isolation_level=None, timeout=busy_timeout_ms / 1000,
-                         check_same_thread=False, factory=Connection, uri=read_only)
+    try:
+        db = sqlite3.connect(target, isolation_level=None, timeout=busy_timeout_ms / 1000,
+                             check_same_thread=False, factory=Connection, uri=read_only)
+    except sqlite3.OperationalError as exc:
+        raise UnusablePath(f"cannot open the memory database {path} ({exc}); "
+                           "pass --db (or set GLADOS_DB) with a file you can read") from exc
     db.path, db.read_only = path, read_only
     db.row_factory = sqlite3.Row
     try:
@@ -273,9 +293,12 @@ def _read_only_uri(path: Path) -> str:
 
 def _create_private(path: Path) -> None:
     """A new folder 0700 and a new file 0600: memories are nobody else's business."""
+    blocker = next((p for p in path.parents if p.exists() or p.is_symlink()), None)
+    if blocker is not None and not blocker.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is a file, not a folder")
     if not path.parent.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        os.chmod(path.parent, 0o700)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(path.parent, 0o700)     # whatever the umask
     if not path.exists():
         try:
             os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))

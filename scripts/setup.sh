@@ -20,8 +20,19 @@ if [ ! -x .venv/bin/python ]; then
         exit 1
     }
 fi
-stamp=".venv/.installed-$(cat pyproject.toml scripts/setup.sh | cksum | cut -d' ' -f1)-${extras//,/_}"   # a new dependency here reinstalls
-if [ ! -f "$stamp" ]; then
+# One stamp records what is installed: the checksum of the dependency lists and the extras. A new
+# dependency reinstalls; extras accumulate (./glados.sh and ./test.sh never undo each other).
+stamp=".venv/.installed"
+sum="$(cat pyproject.toml scripts/setup.sh | cksum | cut -d' ' -f1)"
+have=""
+if [ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$sum" ]; then have="$(sed -n 2p "$stamp")"; fi
+wanted="$(printf '%s\n' ${have//,/ } ${extras//,/ } | sort -u | paste -sd, -)"
+missing=""
+for extra in ${extras//,/ }; do
+    case ",$have," in *",$extra,"*) ;; *) missing=1 ;; esac
+done
+if [ ! -f "$stamp" ] || [ "$(head -n 1 "$stamp")" != "$sum" ] || [ -n "$missing" ]; then
+    extras="$wanted"
     echo "setup: installing glados${extras:+[$extras]} into .venv (first run takes a minute)..."
     .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
     if ! .venv/bin/python -m pip install --disable-pip-version-check -e ".${extras:+[$extras]}" \
@@ -44,6 +55,6 @@ if [ ! -f "$stamp" ]; then
             >> .venv/pip.log 2>&1; then
         echo "setup: warning: openwakeword did not install (see .venv/pip.log); only the transcript wake engine works" >&2
     fi
-    rm -f .venv/.installed-*
-    touch "$stamp"
+    rm -f .venv/.installed-*     # the per-extras stamps of earlier versions
+    printf '%s\n%s\n' "$sum" "$extras" > "$stamp"
 fi

@@ -28,7 +28,8 @@ class ScriptedLLM(LLM):
     def supports_tools(self) -> bool:
         return self.tools
 
-    def chat(self, messages, tools=None, max_tokens=None, context_tokens=None, format=None) -> Iterator[Chunk]:
+    def chat(self, messages, tools=None, max_tokens=None, context_tokens=None, format=None,
+             temperature=None) -> Iterator[Chunk]:
         if not self.up:
             raise LLMUnavailable("scripted model is down")
         self.requests.append([dict(m) for m in messages])

@@ -158,3 +158,27 @@ def test_errors_in_the_middle_of_a_stream_keep_what_was_said(tmp_path):
     history = json.loads(glados("memory", "export", "--user", "ada").stdout)["messages"]
     partial = [m for m in history if m["role"] == "assistant" and m["interrupted"]]
     assert [m["text"] for m in partial] == ["one two", "six seven"]
+
+
+def test_each_turn_carries_the_whole_recent_history_and_older_turns_can_be_recalled():
+    """Turn n sends the session's last min(2(n-1), window) messages, in order, whole pairs; a message
+    that has left the window is recalled instead of lost."""
+    lines = ["my sister Greta plays the cello in an orchestra"]
+    lines += [f"tell me a fact about the number {n}" for n in range(2, 16)]
+    lines.append("which instrument does my sister Greta play in the orchestra?")
+    with StubOllama() as stub:
+        for n in range(1, len(lines) + 1):
+            stub.enqueue(f"Reply {n}.")
+        result = chat(stub.url, "ada", *lines)
+    assert result.returncode == 0, result.stderr
+    turns = [r for r in stub.chats() if not session_end(r)]
+    assert len(turns) == len(lines)
+    said = [m for line, n in zip(lines, range(1, 17)) for m in
+            ({"role": "user", "content": line}, {"role": "assistant", "content": f"Reply {n}."})]
+    window = load_config().memory.recent_window
+    for n, request in enumerate(turns, start=1):
+        history = [m for m in request["messages"] if m["role"] in ("user", "assistant")][:-1]
+        expected = said[:2 * (n - 1)][-window:] if window else []
+        assert history == expected, f"turn {n} carried {len(history)} earlier messages, not {len(expected)}"
+    recalled = [m["content"] for m in turns[-1]["messages"] if m["role"] == "system"][1:]
+    assert recalled and "Greta plays the cello" in recalled[0]

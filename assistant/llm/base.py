@@ -54,9 +54,10 @@ class LLM(ABC):
 
     @abstractmethod
     def chat(self, messages: list[dict], tools: list[dict] | None = None, max_tokens: int | None = None,
-             context_tokens: int | None = None, format: dict | None = None) -> Iterator[Chunk]:
+             context_tokens: int | None = None, format: dict | None = None,
+             temperature: float | None = None) -> Iterator[Chunk]:
         """Stream a reply to `messages` (Ollama chat format); `format`: a JSON schema the reply must
-        follow. Raises LLMError subclasses."""
+        follow; `temperature`: this request's, instead of the chat's. Raises LLMError subclasses."""
 
     @abstractmethod
     def check(self) -> None:

@@ -88,9 +88,10 @@ class OllamaLLM(LLM):
             raise self._translate(exc) from exc
 
     def chat(self, messages: list[dict], tools: list[dict] | None = None, max_tokens: int | None = None,
-             context_tokens: int | None = None, format: dict | None = None) -> Iterator[Chunk]:
+             context_tokens: int | None = None, format: dict | None = None,
+             temperature: float | None = None) -> Iterator[Chunk]:
         """Stream in a worker thread, so the first-token and between-token timeouts are exact."""
-        options: dict = {"temperature": self.temperature}
+        options: dict = {"temperature": self.temperature if temperature is None else temperature}
         if max_tokens:
             options["num_predict"] = max_tokens
         if context_tokens:

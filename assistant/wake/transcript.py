@@ -85,13 +85,14 @@ class TranscriptWakeWord(WakeWord):
         name = [w for w in wanted if w not in GREETINGS] or wanted
         vetoed = NEAR_MISSES - set(wanted)
         best: tuple[float, int] = (0.0, 0)
+        begins = 0
         for start in range(min(self.search_words, len(words))):
             for length in range(1, min(len(wanted) + 3, len(words) - start) + 1):
                 heard = words[start:start + length]
                 for target in (wanted, name):
                     score = self._score(heard, target, wanted, name, vetoed)
                     if score > best[0]:
-                        best = (score, start + length)
+                        best, begins = (score, start + length), start
         # Called at the end ("what time is it, GLaDOS?"): the name alone, after the request.
         tail: tuple[float, int] = (0.0, 0)
         if len(words) > len(name):
@@ -104,8 +105,11 @@ class TranscriptWakeWord(WakeWord):
             return WakeMatch(transcript[:spans[-tail[1]].start()].strip(" ,.!?"), tail[0])
         if best[0] <= 0:
             return None
-        request = transcript[spans[best[1] - 1].end():]
-        return WakeMatch(request.strip(" ,.!?"), best[0])
+        request = transcript[spans[best[1] - 1].end():].strip(" ,.!?")
+        if not request and not all(w in GREETINGS for w in words[:begins]):
+            # Her name last after a short request ("lights off, GLaDOS"): the words before it
+            request = transcript[:spans[begins].start()].strip(" ,.!?")
+        return WakeMatch(request, best[0])
 
     def someone_else(self, plain: str, phrase: str, anywhere: bool = False) -> bool:
         """A transcript made without the hotword names another person or assistant in the first
