@@ -252,6 +252,8 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console,
     interactive = stdin.isatty()
     with memory_factory() as memory:
         index_backlog(memory, user, console)
+        if config.recall.meaning:
+            memory.prepare()      # the sentence model loads here, before the first turn, not inside it
         brain = Brain(memory, make_llm(config), config, user)
         ui = ChatUI(brain, console, input_lines(stdin, console, interactive), interactive)
         brain.on_event = ui.event

@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 def recall_settings(config: Config) -> RecallSettings:
     r = config.recall
     return RecallSettings(candidates=config.memory.recall_candidates, word_weight=r.word_weight,
-                          min_score=r.min_score, duplicate_cosine=r.duplicate_cosine,
+                          min_cosine=r.min_cosine, duplicate_cosine=r.duplicate_cosine,
                           question_weight=r.question_weight, crowding_weight=r.crowding_weight,
                           half_life_days=dict(r.half_life_days))
 

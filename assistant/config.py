@@ -55,8 +55,8 @@ HALF_LIVES: dict[str, float | None] = {
 class RecallConfig:
     __pydantic_config__ = STRICT
     meaning: bool = True              # rank by meaning too, when the sentence model is installed
-    word_weight: Annotated[float, Field(ge=0, le=10)] = 0.1
-    min_score: Annotated[float, Field(ge=-1, le=10)] = 0.3
+    word_weight: Annotated[float, Field(ge=0, le=10)] = 0.5
+    min_cosine: Annotated[float, Field(ge=-1, le=1)] = 0.15
     duplicate_cosine: Annotated[float, Field(ge=0, le=1.01)] = 0.77
     question_weight: Annotated[float, Field(ge=0, le=1)] = 0.7
     crowding_weight: Annotated[float, Field(ge=0, le=5)] = 0.5

@@ -59,6 +59,8 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
     try:
         with memory_factory() as memory:
             index_backlog(memory, user, console)
+            if config.recall.meaning:
+                memory.prepare()  # the sentence model loads before the first turn, not inside it
             brain = Brain(memory, make_llm(config), config, user, on_event=print_event(console))
             problem = brain.connect()
             if problem is not None:

@@ -9,6 +9,7 @@ SQLite only: no audio, no network, no imports from `assistant`. Usage:
 """
 from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id
 from .context import build_system_prompt
+from .dates import resolve as resolve_dates, say_day
 from .facts import MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
 from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
@@ -28,5 +29,5 @@ __all__ = [
     "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "Fact", "FactChange",
     "Memory", "MemoryStoreError", "MULTI_VALUED", "NoMemoryYet", "NotFound", "Observation", "Op", "Parsed", "PROPOSAL_SCHEMA", "Proposal", "ReadOnlyDatabase", "Recalled", "RecallSettings",
     "SINGLE_VALUED", "Target", "UnknownKey", "Verdict", "build_system_prompt", "estimate_tokens", "iso", "mine", "parse", "parse_proposals",
-    "new_session_id", "UnusablePath",
+    "new_session_id", "UnusablePath", "resolve_dates", "say_day",
 ]

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .embed import Embedder
 
 EXPORT_FORMAT = "glados-memory/1"
+GENERIC_USERS = {"default", "user", "me", "guest", "test", "main", "local", "admin", "root", "unknown", "anonymous"}
 
 
 class NotFound(MemoryStoreError):
@@ -262,9 +263,23 @@ class Memory:
         settings = self.recall_settings
         if candidates is not None and candidates != settings.candidates:
             settings = replace(settings, candidates=candidates)
+        text = R.as_asked_by(text, self._names(user))
         query = self._vector(text) if text.strip() else None
         return R.recall(self.db, user, text, k, session, recent_window, settings, self.now(),
                         self._index if query is not None else None, query)
+
+    def _names(self, user: str) -> list[str]:
+        """What the user is called: their name facts (and each one's first word), and the user id
+        itself when it is a name (letters only, not a placeholder like "default")."""
+        names = [v for f in F.current(self.db, user) if f.key == "name" for v in (f.value, f.value.split()[0])]
+        if user.isalpha() and user.casefold() not in GENERIC_USERS:
+            names.append(user)
+        return names
+
+    def prepare(self) -> str:
+        """Load the sentence model now, so the first turn that recalls does not wait for it;
+        returns the recall mode ("words+meaning" or "words")."""
+        return self.recall_mode
 
     @property
     def recall_mode(self) -> Literal["words+meaning", "words"]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import struct
 import threading
 import zipfile
@@ -70,6 +71,10 @@ def _safetensors(blob: bytes) -> dict[str, np.ndarray]:
     return out
 
 
+BATCH = 32           # texts per forward pass
+BULK = 16            # from this many texts at once, every core works on them
+
+
 class MiniLM:
     """all-MiniLM-L6-v2. Thread-safe: one sentence batch at a time."""
     name = MODEL_NAME
@@ -114,15 +119,22 @@ class MiniLM:
         threadpool_limits(1, user_api="blas")
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """One unit vector per text (float32, shape (len(texts), 384))."""
+        """One unit vector per text (float32, shape (len(texts), 384)). Many texts are run in batches
+        of alike length (little padding), on every core; one text on one (see __init__)."""
         if not texts:
             return np.zeros((0, DIM), np.float32)
-        with self._lock:
-            return np.concatenate([self._batch(texts[i:i + 32]) for i in range(0, len(texts), 32)])
-
-    def _batch(self, texts: Sequence[str]) -> np.ndarray:
         # lone surrogates (binary noise) become "?"; only the start of a long text can fit anyway
         encs = self.tokenizer.encode_batch([t[:4000].encode("utf-8", "replace").decode() or " " for t in texts])
+        order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
+        out = np.zeros((len(encs), DIM), np.float32)
+        from threadpoolctl import threadpool_limits
+        with self._lock, threadpool_limits(1 if len(texts) < BULK else os.cpu_count(), user_api="blas"):
+            for i in range(0, len(order), BATCH):
+                rows = order[i:i + BATCH]
+                out[rows] = self._batch([encs[r] for r in rows])
+        return out
+
+    def _batch(self, encs: list) -> np.ndarray:
         n, length = len(encs), max(len(e.ids) for e in encs)
         ids = np.zeros((n, length), np.int64)
         mask = np.zeros((n, length), np.float32)
@@ -153,19 +165,30 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float 
     return (x - mean) / np.sqrt(var + eps) * weight + bias
 
 
-def _gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's exact GELU, x * Phi(x)."""
-    return 0.5 * x * (1.0 + _erf(x / np.float32(np.sqrt(2.0))))
+def _gelu(x: np.ndarray, rows: int = 16) -> np.ndarray:
+    """BERT's exact GELU, x * Phi(x), in place, a few rows at a time: erf's many passes then run in
+    the cache, not main memory (six times faster on a batch)."""
+    for i in range(0, len(x), rows):
+        block = x[i:i + rows]
+        block *= 0.5 * (1.0 + _erf(block / np.float32(np.sqrt(2.0))))
+    return x
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
-    """erf to 1.2e-7 (Numerical Recipes' Chebyshev fit of erfc); numpy has no erf of its own."""
+    """erf to 1.5e-7 (Abramowitz and Stegun 7.1.26), in place on float32 temporaries: numpy has no
+    erf of its own, and this is a third of the model's time."""
     z = np.abs(x)
-    t = 1.0 / (1.0 + 0.5 * z)
-    r = t * np.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (
-        -0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
-            -0.82215223 + t * 0.17087277)))))))))
-    return np.where(x >= 0, 1.0 - r, r - 1.0).astype(np.float32)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    poly = t * 1.061405429
+    for a in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        poly += a
+        poly *= t
+    np.square(z, out=z)
+    np.negative(z, out=z)
+    np.exp(z, out=z)
+    poly *= z                  # erfc(|x|)
+    np.subtract(1.0, poly, out=poly)
+    return np.copysign(poly, x, out=poly)
 
 
 _loaded: dict[str, Embedder | EmbedderMissing] = {}

@@ -2,6 +2,7 @@
 and, when a sentence model is installed, meaning (message vectors), with decay and diversity."""
 from __future__ import annotations
 
+import math
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -39,14 +40,15 @@ class Recalled:
     text: str
     created_at: str
     score: float
+    reply: str | None = None   # her answer to it (the exchange's other half), as context, never ranked alone
 
 
 @dataclass(frozen=True)
 class RecallSettings:
     """How recall ranks (the `recall:` block of config.yaml)."""
     candidates: int = 30           # per list: best by words (BM25, whole history) and nearest by meaning
-    word_weight: float = 0.1       # a full word match adds this to the cosine (a paraphrase has none)
-    min_score: float = 0.3         # below this an item is not recalled at all
+    word_weight: float = 0.5       # a match of every query word adds this to the cosine (a paraphrase has none)
+    min_cosine: float = 0.15       # an item with no word of the query is recalled only this near in meaning
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
     crowding_weight: float = 0.5    # a message that sounds like many others loses this x its crowding (see vectors)
@@ -81,6 +83,15 @@ def terms(text: str) -> list[str]:
     return out[:MAX_TERMS]
 
 
+def as_asked_by(text: str, names: list[str]) -> str:
+    """The user's own name in a question means the user: "When did Melanie run a race?" asked by
+    Melanie -> "When did I run a race?" ("Melanie's" -> "my"). Other names stay."""
+    for name in sorted({n.strip() for n in names if len(n.strip()) > 1}, key=len, reverse=True):
+        text = re.sub(rf"(?i)\b{re.escape(name)}['’]s\b", "my", text)
+        text = re.sub(rf"(?i)\b{re.escape(name)}\b", "I", text)
+    return text
+
+
 def fts_query(words: list[str], joiner: str = " OR ") -> str:
     """['park', 'car'] -> '"park" OR "car"': quoted words only, so no FTS syntax gets through."""
     return joiner.join(f'"{w}"' for w in words)
@@ -95,10 +106,11 @@ class _Candidate:
     text: str
     created_at: str
     about: str                    # the decay kind
-    words: float = 0.0            # BM25 relative to the best match of this query (1.0 = best)
-    meaning: float | None = None  # cosine with the query; None when there is no vector
+    words: float = 0.0            # BM25 as a share of a match of every query word (see full_match), at most 1
+    meaning: float | None = None  # cosine with the query less crowding; None when there is no vector
+    cosine: float | None = None   # the plain cosine
     message_id: int | None = None
-    relevance: float = 0.0        # how well it matches, before decay (min_score applies to this)
+    relevance: float = 0.0        # how well it matches, before decay
     score: float = 0.0            # relevance x decay: the order
     _stems: frozenset[str] | None = None
 
@@ -118,8 +130,11 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     most MAX_SCORED messages are scored (see scored_words).
     Meaning (when `index` and the query's vector are given): the nearest `candidates` messages by
     cosine less crowding_weight x crowding (how much a message sounds like many of the user's
-    others; see vectors). An item's relevance is that + word_weight x its relative BM25; below
-    min_score it is dropped. They are ordered by relevance x decay (by kind and age; of two alike, the newer first).
+    others; see vectors). An item's relevance is that + word_weight x its BM25 share (full_match). What
+    decides "nothing relevant" is per item, not a score floor: it shares a word with the query, or
+    its cosine reaches min_cosine. They are ordered by relevance x decay (by kind and age; of two
+    alike, the newer first). Only the user's own words are ranked (messages and notes); her reply
+    to a recalled message comes with it as `reply`.
     An item within duplicate_cosine of one already chosen may restate it: it comes only after every
     other relevant item, one per chosen item, so a fact said four times never fills the list; one
     said again nearly word for word (REPEAT, the same numbers) not at all.
@@ -142,7 +157,8 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             cosines = dict(zip(vectors, (np.stack(list(vectors.values())) @ query).tolist()))
             for c in found.values():
                 if c.message_id in cosines:
-                    c.meaning = cosines[c.message_id] - settings.crowding_weight * crowding[c.message_id]
+                    c.cosine = cosines[c.message_id]
+                    c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
     moment = _parse_time(now) if now else None
     for c in found.values():
         if query is None:
@@ -159,8 +175,8 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     for c in sorted(newest_first, key=lambda c: -round(c.score, 2)):
         if len(chosen) == k:
             break
-        if c.relevance < (settings.min_score if query is not None else 0.0):
-            continue     # too far from the query, however recent
+        if c.words <= 0 and (c.cosine is None or c.cosine < settings.min_cosine):
+            continue     # no word of the query and far from it in meaning: not relevant, however recent
         near = [(_closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
         closest, anchor = max(near, default=(0.0, -1))
         if closest >= REPEAT and _numbers(c) == _numbers(chosen[anchor]):
@@ -170,14 +186,29 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         else:
             chosen.append(c)
     chosen += sorted(later.values(), key=lambda c: -c.score)[:k - len(chosen)]
-    return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4)) for c in chosen]
+    replies = _replies(db, user, [c.message_id for c in chosen if c.kind == "message" and c.message_id])
+    return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4),
+                     replies.get(c.message_id) if c.kind == "message" else None) for c in chosen]
+
+
+def _replies(db: sqlite3.Connection, user: str, ids: list[int]) -> dict[int, str]:
+    """Her reply to each message: the next message of its session, when it is hers."""
+    out = {}
+    for i in ids:
+        row = db.execute("""SELECT n.role, n.text FROM messages m JOIN messages n
+                            ON n.user = m.user AND n.session = m.session AND n.id > m.id
+                            WHERE m.id = ? AND m.user = ? ORDER BY n.id LIMIT 1""", (i, user)).fetchone()
+        if row is not None and row["role"] == "assistant":
+            out[i] = row["text"]
+    return out
 
 
 _STILL_TRUE = """NOT (EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to IS NOT NULL)
                  AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to IS NULL))"""
 
 
-def scored_words(db: sqlite3.Connection, words: list[str], budget: int = MAX_SCORED) -> tuple[list[str], int]:
+def scored_words(db: sqlite3.Connection, words: list[str], budget: int = MAX_SCORED
+                 ) -> tuple[list[str], int, dict[str, int]]:
     """The query words BM25 ranks by: rarest first, while the messages holding them stay within
     `budget` (always at least the rarest); and how many messages hold them, at most. Common words add little to BM25 and cost the most; what
     they would have found is left to the meaning side."""
@@ -189,12 +220,21 @@ def scored_words(db: sqlite3.Connection, words: list[str], budget: int = MAX_SCO
             break
         kept.append(w)
         total += counts[w]
-    return kept, total
+    return kept, total, counts
+
+
+def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int]) -> float:
+    """What BM25 gives a message of average length holding each query word once: the sum of the
+    words' idf (FTS5's formula). A match's share of it says how much of the question it covers,
+    whatever the question: one common word shared is a weak match even when it is the best one."""
+    n = db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0] + 1
+    return sum(max(1e-6, math.log((n - counts[w] + 0.5) / (counts[w] + 0.5))) for w in words) or 1.0
 
 
 def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str | None, cutoff: int,
               limit: int, found: dict[str, _Candidate]) -> None:
-    kept, matches = scored_words(db, words)
+    kept, matches, counts = scored_words(db, words)
+    full = full_match(db, words, counts)
     query = fts_query(kept)
     oldest = 0
     if matches > MAX_SCORED:   # even the rarest word is in more messages than that: its newest ones
@@ -206,26 +246,24 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
               FROM (SELECT rowid, bm25(messages_fts) AS bm25 FROM messages_fts
                     WHERE messages_fts MATCH ? AND rowid >= ? ORDER BY bm25 LIMIT ?) f
               JOIN messages m ON m.id = f.rowid
-              WHERE +m.user = ? AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}
+              WHERE +m.user = ? AND m.role = 'user' AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}
               ORDER BY f.bm25 LIMIT ?"""
     cut = limit * 4
     rows = db.execute(sql, (query, oldest, cut, user, session, cutoff, limit)).fetchall()
     if len(rows) < limit and min(matches, MAX_SCORED) > cut:
         rows = db.execute(sql, (query, oldest, -1, user, session, cutoff, limit)).fetchall()
-    best = min((r["bm25"] for r in rows), default=-1.0)
     for r in rows:
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
-                                         r["created_at"], r["kind"], r["bm25"] / best if best else 0.0,
+                                         r["created_at"], r["kind"], min(1.0, -r["bm25"] / full),
                                          message_id=r["id"])
     notes = db.execute(
         """SELECT f.id, f.value, f.asserted_at, f.source_message_id, bm25(facts_fts) AS bm25
            FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
            WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.valid_to IS NULL
            ORDER BY bm25 LIMIT ?""", (query, user, limit)).fetchall()
-    best = min((r["bm25"] for r in notes), default=-1.0)
     for r in notes:
         found[r["id"]] = _Candidate("note", r["id"], None, "user", r["value"], r["asserted_at"], "note",
-                                    r["bm25"] / best if best else 0.0, message_id=r["source_message_id"])
+                                    min(1.0, -r["bm25"] / full), message_id=r["source_message_id"])
 
 
 def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: str | None, cutoff: int,
@@ -236,7 +274,8 @@ def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: st
     marks = ",".join("?" * len(ids))
     rows = db.execute(
         f"""SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind FROM messages m
-            WHERE m.id IN ({marks}) AND +m.user = ? AND NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}""",
+            WHERE m.id IN ({marks}) AND +m.user = ? AND m.role = 'user' AND NOT (m.session IS ? AND m.id >= ?)
+            AND {_STILL_TRUE}""",
         (*ids, user, session, cutoff)).fetchall()
     for r in rows:
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],

@@ -1,0 +1,70 @@
+"""Recall over a real-shaped conversation: her replies are context, never evidence; the user's own
+name means the user; a paraphrase is not cut by a score floor; relative dates reach the prompt
+resolved; the sentence model reads a batch of alike-length texts as it reads them one by one."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from assistant.prompt import recalled_line
+from memory import Memory, Recalled, embed, resolve_dates
+
+
+@pytest.fixture
+def melanie(tmp_path, clock):
+    """A user called Melanie (her user id), talking with a friend who greets her by name."""
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        for said, answer in [
+            ("I just signed up for a pottery class yesterday", "Pottery, Melanie! Glad it helped ya, Melanie!"),
+            ("We went camping by the lake with the kids", "Camping sounds lovely, Melanie."),
+            ("Work has been busy with the new project", "Hang in there, Melanie! Melanie, you got this."),
+        ]:
+            memory.observe("Melanie", said, session="s1")
+            memory.log("Melanie", "s1", "assistant", answer)
+            clock.advance(minutes=1)
+        memory.index_pending("Melanie")
+        yield memory
+
+
+def test_a_reply_is_the_context_of_the_users_words_never_evidence_on_its_own(melanie):
+    found = melanie.recall("Melanie", "what did Melanie say about pottery?", k=5)
+    assert found and all(r.role == "user" for r in found)
+    assert found[0].text == "I just signed up for a pottery class yesterday"
+    assert found[0].reply == "Pottery, Melanie! Glad it helped ya, Melanie!"
+
+
+def test_the_users_own_name_means_the_user_and_other_names_stay(melanie):
+    asked_by_name = melanie.recall("Melanie", "When did Melanie go camping?", k=3)
+    asked_as_i = melanie.recall("Melanie", "When did I go camping?", k=3)
+    assert [r.id for r in asked_by_name] == [r.id for r in asked_as_i]
+    assert asked_by_name[0].text.startswith("We went camping")
+    melanie.observe("Melanie", "Caroline went camping in Oregon", session="s2")
+    melanie.index_pending("Melanie")
+    assert melanie.recall("Melanie", "where did Caroline go camping?", k=1)[0].text.startswith("Caroline")
+
+
+def test_a_question_with_no_word_in_common_still_gets_its_nearest_answer(melanie):
+    """No absolute floor drops a real answer: a paraphrase at a modest cosine is recalled."""
+    found = melanie.recall("Melanie", "What creative hobbies has Melanie taken up?", k=3)
+    assert "pottery class" in found[0].text
+
+
+def test_relative_dates_reach_the_prompt_resolved_against_the_day_they_were_said():
+    said = Recalled("message", "1", "s", "user", "I ran a charity race last Saturday, two weeks after my birthday",
+                    "2023-05-20T10:00:00.000000Z", 0.9, reply="Well done.")
+    line = recalled_line(said)
+    assert line.startswith('- On 20 May 2023 the user said: "I ran a charity race last Saturday')
+    assert "last Saturday = 13 May 2023" in line and 'You replied: "Well done."' in line
+    assert [(d.phrase, d.day) for d in resolve_dates("yesterday, and 3 days ago", date(2023, 5, 20))] == \
+        [("yesterday", date(2023, 5, 19)), ("3 days ago", date(2023, 5, 17))]
+
+
+def test_a_batch_reads_as_each_text_alone():
+    model = embed.load()
+    texts = ["hi", "I just signed up for a pottery class yesterday and it was wonderful, honestly",
+             "camping by the lake", "x " * 300] * 5
+    together = model.encode(texts)
+    alone = np.concatenate([model.encode([t]) for t in texts])
+    assert np.allclose(together, alone, atol=1e-5)
