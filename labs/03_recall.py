@@ -1,8 +1,10 @@
 """Lab 3: recall. SQLite's FTS5 ranks earlier messages by BM25: rare words count more than
-common ones, so "locksmith" beats "the" (scores here are relative to the best match). A question
-in other words shares none of them: for that, recall also compares sentence vectors
-(all-MiniLM-L6-v2) and ranks by cosine plus a little for shared words, less a little for a
-message that sounds like many of the user's others (crowding: the scores move by a few hundredths).
+common ones, so "locksmith" beats "the" (scores here are a share of what a message holding every
+word of the question would score). A question in other words shares none of them: for that,
+recall also compares sentence vectors (all-MiniLM-L6-v2) and ranks by cosine plus half the word
+share, less a little for a message that sounds like many of the user's others (crowding). There
+is no score floor: the order decides, and a message sharing no word with the question needs only
+a cosine of 0.15, so the soup and the weather trail the car (the prompt takes the first few).
 
     .venv/bin/python labs/03_recall.py
 """

@@ -227,7 +227,7 @@ def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int])
     """What BM25 gives a message of average length holding each query word once: the sum of the
     words' idf (FTS5's formula). A match's share of it says how much of the question it covers,
     whatever the question: one common word shared is a weak match even when it is the best one."""
-    n = db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0] + 1
+    n = db.execute("SELECT count(*) FROM messages").fetchone()[0]     # the index's rows: every message
     return sum(max(1e-6, math.log((n - counts[w] + 0.5) / (counts[w] + 0.5))) for w in words) or 1.0
 
 
