@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .embed import Embedder
 
 EXPORT_FORMAT = "glados-memory/1"
+INDEX_BATCH = 256     # messages read, embedded and stored at a time (the model sorts them by length)
 GENERIC_USERS = {"default", "user", "me", "guest", "test", "main", "local", "admin", "root", "unknown", "anonymous"}
 
 
@@ -303,7 +304,7 @@ class Memory:
         newest = self.db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
         done = 0
         while limit is None or done < limit:
-            batch = self._index.missing(self.db, user, 64 if limit is None else min(64, limit - done), after)
+            batch = self._index.missing(self.db, user, INDEX_BATCH if limit is None else min(INDEX_BATCH, limit - done), after)
             if not batch:
                 self._indexed[user] = (newest, rows + done)
                 break
