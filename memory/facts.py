@@ -14,6 +14,7 @@ from typing import Literal
 
 import re   # the standard module: storage loads fast; the rules use `regex`
 
+from .recall import replies
 from .text import titled
 
 MULTI_VALUED = {"allergy", "likes", "dislikes", "pet", "language", "medical", "note"}
@@ -255,14 +256,8 @@ def forget(db: sqlite3.Connection, user: str, facts: list[Fact]) -> list[FactCha
 def delete_exchanges(db: sqlite3.Connection, user: str, ids: set[int]) -> None:
     """Delete the user's messages `ids` and her reply to each (the next message of its session,
     when it is hers): a reply says back what it answered, in words redaction cannot find."""
-    replies = set()
-    for i in ids:
-        row = db.execute("""SELECT n.id, n.role FROM messages m JOIN messages n
-                            ON n.user = m.user AND n.session = m.session AND n.id > m.id
-                            WHERE m.id = ? AND m.user = ? ORDER BY n.id LIMIT 1""", (i, user)).fetchone()
-        if row is not None and row["role"] == "assistant":
-            replies.add(row["id"])
-    db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in ids | replies])
+    answers = {reply_id for reply_id, _ in replies(db, user, ids).values()}
+    db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in ids | answers])
 
 
 def redact(db: sqlite3.Connection, user: str, value: str) -> None:

@@ -6,7 +6,7 @@ import math
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 import re   # the standard module: reading memories must not load the rules' `regex`
 
@@ -186,20 +186,21 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         else:
             chosen.append(c)
     chosen += sorted(later.values(), key=lambda c: -c.score)[:k - len(chosen)]
-    replies = _replies(db, user, [c.message_id for c in chosen if c.kind == "message" and c.message_id])
+    answers = replies(db, user, [c.message_id for c in chosen if c.kind == "message" and c.message_id])
     return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4),
-                     replies.get(c.message_id) if c.kind == "message" else None) for c in chosen]
+                     answers[c.message_id][1] if c.kind == "message" and c.message_id in answers else None)
+            for c in chosen]
 
 
-def _replies(db: sqlite3.Connection, user: str, ids: list[int]) -> dict[int, str]:
-    """Her reply to each message: the next message of its session, when it is hers."""
+def replies(db: sqlite3.Connection, user: str, ids: Iterable[int]) -> dict[int, tuple[int, str]]:
+    """Her reply to each message, as (id, text): the next message of its session, when it is hers."""
     out = {}
     for i in ids:
-        row = db.execute("""SELECT n.role, n.text FROM messages m JOIN messages n
+        row = db.execute("""SELECT n.id, n.role, n.text FROM messages m JOIN messages n
                             ON n.user = m.user AND n.session = m.session AND n.id > m.id
                             WHERE m.id = ? AND m.user = ? ORDER BY n.id LIMIT 1""", (i, user)).fetchone()
         if row is not None and row["role"] == "assistant":
-            out[i] = row["text"]
+            out[i] = (row["id"], row["text"])
     return out
 
 
