@@ -286,8 +286,6 @@ class VoiceLoop:
 
 def why_ignored(heard: Heard) -> str:
     """Why an utterance heard outside the follow-up window was not for her, in a few words."""
-    if heard.vetoed:
+    if heard.vetoed:      # a call was heard, but the gate's checks found it was not her name
         return "it sounded like my name, but it was not"
-    if heard.first is not None:
-        return "my name, but not a call to me"
     return "not addressed to me"

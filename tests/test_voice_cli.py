@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from assistant.audio.wavfile import read_wav
+from assistant.audio.wavfile import read_wav, write_wav
 from tests.conftest import ROOT, glados
 from tests.ollama_stub import StubOllama
 
@@ -135,3 +135,22 @@ def test_the_real_sounddevice_path_through_a_virtual_microphone(pulseaudio, tmp_
         facts = {(f.key, f.value) for f in mem.facts("u")}
     assert stats.heard, f"nothing heard through the virtual microphone (ignored: {stats.ignored}); {log.getvalue()}"
     assert ("allergy", "peanuts") in facts
+
+
+def test_her_name_last_after_a_short_request_is_the_request_and_talk_to_others_says_why_it_was_ignored(tmp_path):
+    """"Lights off, GLaDOS." is answered as "Lights off", not with "yes?"; room talk shows why it was ignored."""
+    from assistant.tts import PiperSynthesizer
+    speech = PiperSynthesizer(noise_scale=0.0).synthesize("Lights off, GLaDOS.")
+    said = tmp_path / "lights.wav"
+    pause = np.zeros(int(speech.rate * 1.5), np.float32)
+    write_wav(said, np.concatenate([pause, speech.samples, pause]), speech.rate)
+    with StubOllama() as stub:
+        stub.enqueue("Darkness. My favourite.")
+        result = glados("voice", "--user", "bob", "--input", str(said), "--output", str(tmp_path / "out.wav"),
+                        env={"OLLAMA_HOST": stub.url}, timeout=180)
+        ignored = glados("voice", "--user", "bob", "--input", str(FIXTURES / "no_wake_piper_8k.wav"),
+                         "--output", str(tmp_path / "none.wav"), env={"OLLAMA_HOST": stub.url}, timeout=180)
+    assert result.returncode == 0, result.stderr
+    turn = next(r for r in stub.chats() if r["messages"][-1]["role"] == "user")
+    assert turn["messages"][-1]["content"].lower().startswith("lights off")
+    assert "[ignored: not addressed to me]" in ignored.stdout, ignored.stdout
