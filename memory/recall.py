@@ -51,6 +51,7 @@ class RecallSettings:
     min_cosine: float = 0.15       # an item with no word of the query is recalled only this near in meaning
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
+    context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
     crowding_weight: float = 0.5    # a message that sounds like many others loses this x its crowding (see vectors)
     # Days for an item's weight to halve, by kind; None: never fades.
     half_life_days: dict[str, float | None] = field(default_factory=lambda: {
@@ -147,7 +148,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     cutoff = _window_start(db, user, session, recent_window)
     found: dict[str, _Candidate] = {}
     if words:
-        _by_words(db, user, words, session, cutoff, settings.candidates, found)
+        _by_words(db, user, words, session, cutoff, settings.candidates, found, settings.context_weight)
     if index is not None and query is not None:
         import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
         near = dict(index.search(db, user, query, settings.candidates, settings.crowding_weight))
@@ -194,13 +195,18 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
 
 def replies(db: sqlite3.Connection, user: str, ids: Iterable[int]) -> dict[int, tuple[int, str]]:
     """Her reply to each message, as (id, text): the next message of its session, when it is hers."""
+    return {i: (r["id"], r["text"]) for i, r in following(db, user, ids, "assistant").items()}
+
+
+def following(db: sqlite3.Connection, user: str, ids: Iterable[int], role: str) -> dict[int, sqlite3.Row]:
+    """The next message of each one's session, when it has `role`."""
     out = {}
     for i in ids:
-        row = db.execute("""SELECT n.id, n.role, n.text FROM messages m JOIN messages n
+        row = db.execute("""SELECT n.* FROM messages m JOIN messages n
                             ON n.user = m.user AND n.session = m.session AND n.id > m.id
                             WHERE m.id = ? AND m.user = ? ORDER BY n.id LIMIT 1""", (i, user)).fetchone()
-        if row is not None and row["role"] == "assistant":
-            out[i] = (row["id"], row["text"])
+        if row is not None and row["role"] == role:
+            out[i] = row
     return out
 
 
@@ -233,7 +239,7 @@ def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int])
 
 
 def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str | None, cutoff: int,
-              limit: int, found: dict[str, _Candidate]) -> None:
+              limit: int, found: dict[str, _Candidate], context_weight: float = 0.0) -> None:
     kept, matches, counts = scored_words(db, words)
     full = full_match(db, words, counts)
     query = fts_query(kept)
@@ -257,6 +263,9 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
                                          r["created_at"], r["kind"], min(1.0, -r["bm25"] / full),
                                          message_id=r["id"])
+    if context_weight > 0:
+        _by_context(db, user, sql.replace("m.role = 'user'", "m.role = 'assistant'"),
+                    (query, oldest, cut, user, session, cutoff, limit), full, context_weight, session, cutoff, found)
     notes = db.execute(
         """SELECT f.id, f.value, f.asserted_at, f.source_message_id, bm25(facts_fts) AS bm25
            FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
@@ -265,6 +274,20 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
     for r in notes:
         found[r["id"]] = _Candidate("note", r["id"], None, "user", r["value"], r["asserted_at"], "note",
                                     min(1.0, -r["bm25"] / full), message_id=r["source_message_id"])
+
+
+def _by_context(db: sqlite3.Connection, user: str, sql: str, args: tuple, full: float, weight: float,
+                session: str | None, cutoff: int, found: dict[str, _Candidate]) -> None:
+    """Her messages that match the words: the user's answer to each (the next message) is found
+    through them, at `weight` of their match ("what did I want for dinner" -> her "what do you want
+    for dinner?" -> the user's "pasta")."""
+    hits = {r["id"]: min(1.0, -r["bm25"] / full) * weight for r in db.execute(sql, args)}
+    answers = following(db, user, hits, "user")
+    _add_messages(db, user, [a["id"] for a in answers.values() if str(a["id"]) not in found], session, cutoff, found)
+    for asked, answer in answers.items():
+        c = found.get(str(answer["id"]))
+        if c is not None:
+            c.words = max(c.words, hits[asked])
 
 
 def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: str | None, cutoff: int,

@@ -68,3 +68,15 @@ def test_a_batch_reads_as_each_text_alone():
     together = model.encode(texts)
     alone = np.concatenate([model.encode([t]) for t in texts])
     assert np.allclose(together, alone, atol=1e-5)
+
+
+def test_her_question_leads_to_the_users_answer(tmp_path, clock):
+    """"which film did I want to watch on Friday?" shares its words with her question, not with the answer:
+    the exchange finds the user's "the one with the submarine"."""
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        memory.log("ada", "s1", "assistant", "Which film do you want to watch on Friday?")
+        memory.observe("ada", "the one with the submarine", session="s1")
+        memory.observe("ada", "we saw a great movie at the cinema last weekend", session="s1")
+        memory.index_pending("ada")
+        found = memory.recall("ada", "which film did I want to watch on Friday?", k=2)
+    assert found and found[0].text == "the one with the submarine"
