@@ -272,7 +272,9 @@ class Memory:
     def _names(self, user: str) -> list[str]:
         """What the user is called: their name facts (and each one's first word), and the user id
         itself when it is a name (letters only, not a placeholder like "default")."""
-        names = [v for f in F.current(self.db, user) if f.key == "name" for v in (f.value, f.value.split()[0])]
+        names = [v for (value,) in self.db.execute(
+            "SELECT value FROM facts WHERE user = ? AND valid_to IS NULL AND key = 'name'", (user,))
+            for v in (value, value.split()[0])]
         if user.isalpha() and user.casefold() not in GENERIC_USERS:
             names.append(user)
         return names
