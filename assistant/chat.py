@@ -230,7 +230,8 @@ def excerpt(text: str, words: int = 8) -> str:
 def day(date: str) -> str:
     """'2026-05-12' -> '12 May 2026'."""
     try:
-        return datetime.strptime(date[:10], "%Y-%m-%d").strftime("%-d %b %Y")
+        moment = datetime.strptime(date[:10], "%Y-%m-%d")
+        return f"{moment.day} {moment:%b %Y}"
     except ValueError:
         return date
 

@@ -95,7 +95,8 @@ def reply(memory: Memory, user: str, observed: Observation, lines: Lines) -> Com
         return CommandReply("ask", answer_from_facts(memory, user, command, lines))
     if command.kind == "remember":
         stored = [c for c in changes if c.kind in ("added", "superseded", "reconfirmed")]
-        text = lines.remembered.format(what=say([(c.key, c.value) for c in stored])) if stored else lines.forgot_nothing.format(what=command.about)
+        text = (lines.remembered.format(what=say([(c.key, c.value) for c in stored])) if stored
+                else lines.forgot_nothing.format(what=command.about))
         return CommandReply("remember", text, changes, text)
     text = _forgot(changes, command, lines)
     redacted = tuple(FactChange(c.kind, c.key, FORGOTTEN) for c in changes)

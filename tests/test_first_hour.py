@@ -96,6 +96,14 @@ def test_offline_she_says_what_she_noted_and_never_the_same_line_twice_in_a_row(
     assert not any(": " in line.split(".")[0] and "location:" in line for line in said)
 
 
+def test_the_summary_without_a_model_keeps_facts_as_sentences_and_topics_as_phrases():
+    result = offline_chat("I live in Lisbon", "I ran a charity race for the animal shelter",
+                          "the charity race was brutal", "tell me a joke")
+    saved = next(line for line in result.stdout.splitlines() if line.startswith("[session saved:"))
+    assert "Learned: You live in Lisbon." in saved and "Talked about: charity race" in saved
+    assert "Topics:" not in saved and "location:" not in saved
+
+
 def test_the_chat_says_what_it_recalled_and_what_a_star_means():
     with StubOllama() as stub:
         chat(stub.url, "ada", "I ran a charity race for mental health last Saturday")
