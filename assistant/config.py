@@ -60,6 +60,7 @@ class RecallConfig:
     duplicate_cosine: Annotated[float, Field(ge=0, le=1.01)] = 0.77
     question_weight: Annotated[float, Field(ge=0, le=1)] = 0.7
     context_weight: Annotated[float, Field(ge=0, le=1)] = 0.6
+    date_weight: Annotated[float, Field(ge=0, le=5)] = 0.3
     crowding_weight: Annotated[float, Field(ge=0, le=5)] = 0.5
     half_life_days: dict[str, float | None] = field(default_factory=lambda: dict(HALF_LIVES))
 

@@ -59,3 +59,38 @@ def _day(m: re.Match, said_on: date) -> tuple[date, bool] | None:
 def say_day(day: date) -> str:
     """13 May 2023."""
     return f"{day.day} {day.strftime('%B %Y')}"
+
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+_MONTH = r"(?P<m{n}>" + "|".join(MONTHS) + r")"
+ASKED = [   # most precise first
+    re.compile(rf"\b{_MONTH.format(n=1)}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)\b", re.I),
+    re.compile(rf"\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH.format(n=2)},?\s+(?P<y2>(?:19|20)\d\d)\b", re.I),
+    re.compile(rf"\b{_MONTH.format(n=3)},?\s+(?P<y3>(?:19|20)\d\d)\b", re.I),
+    re.compile(r"\b(?:in|during|of|since)\s+(?P<y4>(?:19|20)\d\d)\b", re.I),
+]
+DAY_SLACK = timedelta(days=3)      # "on 12 July": said that week (often told a day or two later)
+MONTH_SLACK = timedelta(days=7)
+
+
+def asked_about(text: str) -> tuple[date, date] | None:
+    """The days a question names, as a window to look in: "on July 12, 2022" -> 9-15 July 2022;
+    "in November 2022" -> 25 October to 7 December 2022; "in 2022" -> the year. None: no date named."""
+    for n, pattern in enumerate(ASKED, start=1):
+        m = pattern.search(text[:2000])
+        if m is None:
+            continue
+        year = int(m[f"y{n}"])
+        if n == 4:
+            return date(year, 1, 1), date(year, 12, 31)
+        month = MONTHS.index(m[f"m{n}"].lower()) + 1
+        if n in (1, 2):
+            try:
+                day = date(year, month, int(m[f"d{n}"]))
+            except ValueError:
+                continue
+            return day - DAY_SLACK, day + DAY_SLACK
+        last = (date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1))
+        return date(year, month, 1) - MONTH_SLACK, last + MONTH_SLACK
+    return None

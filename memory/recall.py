@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Iterable
 
 import re   # the standard module: reading memories must not load the rules' `regex`
+
+from .dates import asked_about
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,6 +56,7 @@ class RecallSettings:
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
+    date_weight: float = 0.3        # added for an item said in the days a question names (see dates.asked_about)
     crowding_weight: float = 0.5    # a message that sounds like many others loses this x its crowding (see vectors)
     # Days for an item's weight to halve, by kind; None: never fades.
     half_life_days: dict[str, float | None] = field(default_factory=lambda: {
@@ -163,6 +166,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
                     c.cosine = cosines[c.message_id]
                     c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
     moment = _parse_time(now) if now else None
+    named = asked_about(text) if settings.date_weight else None    # "what did I do on 12 July 2022?"
     for c in found.values():
         if query is None:
             base = c.words
@@ -170,6 +174,8 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
         if QUESTION.match(c.text):
             base *= settings.question_weight      # an earlier question is a poor answer to a new one
+        if named and named[0] <= date.fromisoformat(c.created_at[:10]) <= named[1]:
+            base += settings.date_weight          # said in the days the question names
         c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
     chosen: list[_Candidate] = []
     later: dict[int, _Candidate] = {}    # one restatement per chosen item, used only if room is left

@@ -80,3 +80,17 @@ def test_her_question_leads_to_the_users_answer(tmp_path, clock):
         memory.index_pending("ada")
         found = memory.recall("ada", "which film did I want to watch on Friday?", k=2)
     assert found and found[0].text == "the one with the submarine"
+
+
+def test_a_question_that_names_a_date_prefers_what_was_said_then(tmp_path, clock):
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        said = {}
+        for text in ("we went to the coast and swam all day", "we went to the lake and swam until dark"):
+            memory.observe("ada", text, session=text[14:19])
+            said[text] = clock.now
+            clock.advance(days=40)
+        memory.index_pending("ada")
+        first = memory.recall("ada", "where did I go swimming?", k=1)[0].text
+        other = next(t for t in said if t != first)
+        day = said[other]
+        assert memory.recall("ada", f"where did I go swimming on {day:%B} {day.day}, {day.year}?", k=1)[0].text == other
