@@ -5,7 +5,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Callable
+from typing import Callable, Sequence
 
 from memory import FactChange, Memory, MemoryStoreError, Observation, Recalled, new_session_id
 from memory.api import utc_now
@@ -209,9 +209,9 @@ class Brain:
         return [prompt.Turn(r["role"], r["text"], r["tokens"]) for r in rows]
 
     def _offline(self, on_text: TextSink, on_end: Callable[[], None] = lambda: None,
-                 changes: list[FactChange] = ()) -> Reply:
+                 changes: Sequence[FactChange] = ()) -> Reply:
         self.stats.degraded_turns += 1
-        self._last_line, line = commands.offline(list(changes), self.config.persona.lines, self._last_line)
+        self._last_line, line = commands.offline(changes, self.config.persona.lines, self._last_line)
         try:
             on_text(line)
             on_end()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from memory import Command, Fact, FactChange, Memory, Observation
 from memory.facts import FORGOTTEN
@@ -122,7 +123,7 @@ def vary(options: str | list[str], last: str | None) -> str:
     return options[0]
 
 
-def offline(changes: list[FactChange], lines: Lines, last: str | None) -> tuple[str, str]:
+def offline(changes: Sequence[FactChange], lines: Lines, last: str | None) -> tuple[str, str]:
     """Her line when the model is down, saying what she stored from the message if anything; with
     the line it was made from (pass that back as `last` so the next one differs)."""
     stored = [c for c in changes if c.kind in ("added", "superseded", "reconfirmed")]

@@ -52,10 +52,10 @@ def about(db: sqlite3.Connection, user: str, phrase: str, spare: int | None = No
     if not words:
         return Topic((), ())
     query = fts_query(words, " AND ")
-    seqs = {r[0] for r in db.execute(
+    ids = {r[0] for r in db.execute(
         """SELECT f.id FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
            WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.valid_to IS NULL""", (query, user))}
-    notes = tuple(f for f in F.current(db, user) if f.id in seqs)
+    notes = tuple(f for f in F.current(db, user) if f.id in ids)
     messages = tuple((r[0], r[1]) for r in db.execute(
         """SELECT m.id, m.text FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
            WHERE messages_fts MATCH ? AND m.user = ? AND m.role = 'user' AND m.id IS NOT ?
