@@ -65,7 +65,7 @@ class RecallConfig:
     half_life_days: dict[str, float | None] = field(default_factory=lambda: dict(HALF_LIVES))
 
     def __post_init__(self) -> None:
-        from memory.kinds import KINDS
+        from memory import KINDS
         value = self.half_life_days
         unknown = set(value) - set(KINDS) - {"note"}
         if unknown:

@@ -35,7 +35,7 @@ from rich.console import Console  # noqa: E402
 from rich.progress import Progress  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from assistant.cli import recall_settings  # noqa: E402
+from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from memory import Memory  # noqa: E402
 from memory.recall import STOPWORDS  # noqa: E402

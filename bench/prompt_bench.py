@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from assistant.brain import Brain  # noqa: E402
+from assistant.turn.brain import Brain  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.llm import LLM, Chunk  # noqa: E402
 from memory import Memory, estimate_tokens  # noqa: E402

@@ -24,12 +24,12 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from assistant.audio import WavSink, WavSource  # noqa: E402
-from assistant.brain import Brain  # noqa: E402
+from assistant.turn.brain import Brain  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.llm import LLM, Chunk  # noqa: E402
 from assistant.stt import WhisperTranscriber  # noqa: E402
 from assistant.tts import PiperSynthesizer  # noqa: E402
-from assistant.voice_cli import build_loop  # noqa: E402
+from assistant.app import build_loop  # noqa: E402
 from assistant.wake import TranscriptWakeWord  # noqa: E402
 from memory import Memory  # noqa: E402
 

@@ -52,8 +52,8 @@ from assistant.audio.base import resample  # noqa: E402
 from assistant.audio.wavfile import read_wav  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.events import RATE, Pause, Utterance  # noqa: E402
-from assistant.vad import SileroVAD, VadOptions, segment  # noqa: E402
-from assistant.gate import WakeGate  # noqa: E402
+from assistant.voice.vad import SileroVAD, VadOptions, segment  # noqa: E402
+from assistant.wake.gate import WakeGate  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
 from tests.fixtures.make_fixtures import HELD_OUT_SETS, SPELLINGS, wake_set  # noqa: E402

@@ -49,9 +49,9 @@ from assistant.audio.base import resample  # noqa: E402
 from assistant.audio.wavfile import read_wav  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.events import RATE  # noqa: E402
-from assistant.gate import Heard, WakeGate, sure_there  # noqa: E402
+from assistant.wake.gate import Heard, WakeGate, sure_there  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
-from assistant.vad import SileroVAD, VadOptions, segment  # noqa: E402
+from assistant.voice.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
 from assistant.wake.name_model import Sounded  # noqa: E402
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from assistant.audio import WavSource
-from assistant.vad import Segmenter, SileroVAD
+from assistant.voice.vad import Segmenter, SileroVAD
 
 wav = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent.parent / "tests/fixtures/follow_up_piper_16k.wav"
 vad = SileroVAD()

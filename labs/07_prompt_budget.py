@@ -5,7 +5,7 @@ are stored with each message, so trimming never re-counts the history.
     .venv/bin/python labs/07_prompt_budget.py
 """
 from assistant.config import BudgetConfig, PersonaConfig
-from assistant.prompt import Turn, assemble
+from assistant.turn.prompt import Turn, assemble
 from memory import estimate_tokens
 
 history = []

@@ -7,14 +7,23 @@ SQLite only: no audio, no network, no imports from `assistant`. Usage:
     mem.observe("ada", "I'm vegetarian and I'm allergic to peanuts")
     prompt = build_system_prompt("You are GLaDOS.", mem.load_context("ada"))
 """
-from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id
+from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id, utc_now
 from .context import build_system_prompt
 from .dates import resolve as resolve_dates, say_day
-from .facts import MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
+from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
+from .kinds import KINDS
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
 from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
-from .recall import Recalled, RecallSettings, estimate_tokens
+from .recall import STOPWORDS, Recalled, RecallSettings, estimate_tokens, terms as content_words
+from .records import Message, Session, Summary
 from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
+
+
+def embedder_missing() -> str | None:
+    """Why recall by meaning cannot be used (one line), or None when the sentence model is installed.
+    Loads nothing (the model's module is imported only now)."""
+    from .embed import missing
+    return missing()
 
 
 def __getattr__(name: str):
@@ -26,8 +35,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'memory' has no attribute {name!r}")
 
 __all__ = [
-    "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "Fact", "FactChange",
-    "Memory", "MemoryStoreError", "MULTI_VALUED", "NoMemoryYet", "NotFound", "Observation", "Op", "Parsed", "PROPOSAL_SCHEMA", "Proposal", "ReadOnlyDatabase", "Recalled", "RecallSettings",
-    "SINGLE_VALUED", "Target", "UnknownKey", "Verdict", "build_system_prompt", "estimate_tokens", "iso", "mine", "parse", "parse_proposals",
-    "new_session_id", "UnusablePath", "resolve_dates", "say_day",
+    "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
+    "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
+    "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
+    "SINGLE_VALUED", "STOPWORDS", "Session", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict",
+    "build_system_prompt", "content_words", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
+    "parse", "parse_proposals", "resolve_dates", "say_day", "utc_now",
 ]

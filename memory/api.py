@@ -15,6 +15,7 @@ from . import erase as E, recall as R, summaries as S
 from .kinds import kind_of
 from .intent import Change, Parsed
 from .proposals import Proposal, Verdict
+from .records import Message, Session, Summary
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
 from .text import clean
 
@@ -146,7 +147,7 @@ class Memory:
         """Store the proposals of a model that pass every grounding check (see memory.consolidate);
         each comes back with its verdict and reason. One transaction; nothing else is changed."""
         from .consolidate import judge
-        messages = {r["id"]: dict(r) for r in self.messages(user, session, limit=100_000)}
+        messages = {m.id: m for m in self.messages(user, session, limit=100_000)}
         verdicts = []
         with transaction(self.db):
             now = self.now()
@@ -155,7 +156,7 @@ class Memory:
                 outcome, reason = judge(proposal, message, F.current(self.db, user))
                 changes: list[F.FactChange] = []
                 if outcome == "stored" and message is not None:
-                    changes = F.assert_fact(self.db, user, proposal.key, proposal.value, now, message["text"],
+                    changes = F.assert_fact(self.db, user, proposal.key, proposal.value, now, message.text,
                                             proposal.message_id, origin="model", origin_model=model)
                 verdicts.append(Verdict(proposal, outcome, reason, tuple(changes)))
         return verdicts
@@ -372,14 +373,17 @@ class Memory:
                 self._vectors.popitem(last=False)
         return self._vectors[key]
 
-    def summaries(self, user: str) -> list[sqlite3.Row]:
-        return S.all_for(self.db, user)
+    def summaries(self, user: str) -> list[Summary]:
+        """The user's session summaries, oldest first."""
+        return [Summary(r["session"], r["text"], r["created_at"]) for r in S.all_for(self.db, user)]
 
-    def sessions(self, user: str) -> list[sqlite3.Row]:
-        return R.sessions(self.db, user)
+    def sessions(self, user: str) -> list[Session]:
+        """The user's sessions, oldest first."""
+        return [Session(r["session"], r["started"], r["ended"], r["messages"]) for r in R.sessions(self.db, user)]
 
-    def messages(self, user: str, session: str, limit: int = 1000) -> list[sqlite3.Row]:
-        return R.session_messages(self.db, user, session, limit)
+    def messages(self, user: str, session: str, limit: int = 1000) -> list[Message]:
+        """The last `limit` messages of a session, oldest first."""
+        return [Message.of(r) for r in R.session_messages(self.db, user, session, limit)]
 
     # -- export / import -----------------------------------------------------------------
     def export(self, user: str) -> dict:

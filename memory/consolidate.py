@@ -19,6 +19,7 @@ from .lexicon import (
     as_name, as_number, as_occupation, as_place, clauses, strip_lead,
 )
 from .proposals import MAX_VALUE_WORDS, Outcome, Proposal
+from .records import Message
 from .rules import FAV, FIELDS, HEDGE, JOKE, SARCASM, mine_statements
 
 # --------------------------------------------------------------------------------------------
@@ -248,7 +249,7 @@ def _known(current: list[F.Fact], key: str, value: str) -> F.Fact | None:
     return None
 
 
-def judge(proposal: Proposal, message: dict | None, current: list[F.Fact]) -> tuple[Outcome, str]:
+def judge(proposal: Proposal, message: Message | None, current: list[F.Fact]) -> tuple[Outcome, str]:
     """Check one proposal against the message it cites and the user's current facts."""
     key, value = proposal.key, proposal.value
     if proposal.op not in ("add", "assert", "set", "update"):
@@ -260,12 +261,12 @@ def judge(proposal: Proposal, message: dict | None, current: list[F.Fact]) -> tu
         return "rejected", "the value is empty or too long to be one fact"
     if message is None:
         return "rejected", f"message {proposal.message_id} is not one of this session's messages"
-    if message["role"] != "user":
+    if message.role != "user":
         return "rejected", "it cites her own words, not the user's"
-    missing = ungrounded(value, message["text"])
+    missing = ungrounded(value, message.text)
     if missing:
         return "rejected", f"the user never said {', '.join(repr(w) for w in missing)}"
-    found = _clause_for(value, message["text"])      # found once, read by both checks below
+    found = _clause_for(value, message.text)      # found once, read by both checks below
     if found is None:
         return "rejected", "its words are spread over several sentences"
     sentence, clause = found
@@ -283,6 +284,6 @@ def judge(proposal: Proposal, message: dict | None, current: list[F.Fact]) -> tu
     if held and key not in F.MULTI_VALUED:
         if not proposal.replaces:
             return "rejected", f"it would replace {held[0].value!r}, and the model did not say it changed"
-        if not CHANGED.search(message["text"]):
+        if not CHANGED.search(message.text):
             return "rejected", f"it would replace {held[0].value!r}, and the message does not say it changed"
     return "stored", "grounded in the user's words"

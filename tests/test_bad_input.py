@@ -98,7 +98,7 @@ def test_summaries_are_append_only(mem):
     assert not mem.add_summary("ada", "s1", "second")
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         mem.db.execute("UPDATE summaries SET text = 'rewritten'")
-    assert [r["text"] for r in mem.summaries("ada")] == ["first"]
+    assert [r.text for r in mem.summaries("ada")] == ["first"]
 
 
 def test_a_full_disk_is_one_clear_error_and_nothing_half_written(mem):

@@ -2,9 +2,10 @@
 
 import pytest
 
-from assistant.brain import Brain
+from assistant.turn.brain import Brain
 from assistant.config import BudgetConfig, Config, MemoryConfig, load_config
 from assistant.llm import StreamBroken, ToolCall
+from assistant.turn.events import Degraded, RecalledNote, ToolUsed
 from memory import estimate_tokens
 from tests.fakes import ScriptedLLM
 
@@ -77,7 +78,7 @@ def test_token_counts_are_stored_with_messages(mem, config):
     brain = brain_for(mem, ScriptedLLM().enqueue("A reply."), config)
     brain.turn("a message of some length")
     rows = mem.messages("ada", brain.session)
-    assert [r["tokens"] for r in rows] == [estimate_tokens(r["text"]) for r in rows]
+    assert [r.tokens for r in rows] == [estimate_tokens(r.text) for r in rows]
 
 
 def test_memory_commands_are_answered_without_the_model(mem, config):
@@ -102,15 +103,15 @@ def test_recalled_messages_show_and_reach_the_prompt(mem, config):
     old.end_session()
     events = []
     llm = ScriptedLLM()
-    brain = Brain(mem, llm, config, "ada", on_event=lambda kind, data: events.append((kind, data)))
+    brain = Brain(mem, llm, config, "ada", on_event=events.append)
     brain.connect()
     brain.turn("what was the name of my locksmith, Quince something?")
-    assert any(kind == "recalled" and data["session"] == old_session(mem, brain) for kind, data in events)
+    assert any(isinstance(e, RecalledNote) and e.session == old_session(mem, brain) for e in events)
     assert any("Bartholomew" in m["content"] and m["role"] == "system" for m in llm.requests[0][1:])
 
 
 def old_session(mem, brain):
-    return [s["session"] for s in mem.sessions("ada") if s["session"] != brain.session][0]
+    return [s.session for s in mem.sessions("ada") if s.session != brain.session][0]
 
 
 def test_offline_turns_still_store_facts_and_are_counted(mem, config):
@@ -121,7 +122,7 @@ def test_offline_turns_still_store_facts_and_are_counted(mem, config):
     assert brain.turn("what do you remember about me").source == "memory"
     assert brain.stats.degraded_turns == 1
     summary = brain.end_session()
-    assert "You live in Lisbon" in summary and mem.summaries("ada")[0]["text"] == summary
+    assert "You live in Lisbon" in summary and mem.summaries("ada")[0].text == summary
 
 
 def test_model_down_in_the_middle_then_back(mem, config):
@@ -141,7 +142,7 @@ def test_a_stream_that_breaks_keeps_what_was_said(mem, config):
     reply = brain.turn("count for me")
     assert reply.interrupted and reply.text == "one two " and reply.error == "broke off"
     stored = mem.messages("ada", brain.session)[-1]
-    assert stored["role"] == "assistant" and stored["text"] == "one two" and stored["interrupted"] == 1
+    assert stored.role == "assistant" and stored.text == "one two" and stored.interrupted
 
 
 def test_ctrl_c_mid_reply_keeps_the_partial_reply(mem, config):
@@ -150,7 +151,7 @@ def test_ctrl_c_mid_reply_keeps_the_partial_reply(mem, config):
     with pytest.raises(KeyboardInterrupt):
         brain.turn("go on")
     stored = mem.messages("ada", brain.session)[-1]
-    assert stored["text"] == "I was saying" and stored["interrupted"] == 1
+    assert stored.text == "I was saying" and stored.interrupted
 
 
 def test_idle_timeout_ends_the_session_with_one_model_summary(mem, config, clock):
@@ -162,7 +163,7 @@ def test_idle_timeout_ends_the_session_with_one_model_summary(mem, config, clock
     clock.advance(minutes=31)
     brain.turn("hello again")
     assert brain.session != first
-    assert [r["text"] for r in mem.summaries("ada")] == ["The user said hello and nothing else."]
+    assert [r.text for r in mem.summaries("ada")] == ["The user said hello and nothing else."]
     assert "standing facts" in llm.requests[1][0]["content"] and llm.formats[1]["required"] == ["facts"]
     assert "Summarize" in llm.requests[2][0]["content"]
 
@@ -173,7 +174,7 @@ def test_tool_call_round_trip(mem, config):
     llm.enqueue("", tool_calls=[ToolCall("memory_remember", {"key": "bogus key!", "value": "x"})])
     llm.enqueue("Stored. Like everything else about you.")
     events = []
-    brain = Brain(mem, llm, config, "ada", on_event=lambda k, d: events.append(k))
+    brain = Brain(mem, llm, config, "ada", on_event=events.append)
     brain.connect()
     reply = brain.turn("I always have tea at 4pm, keep that somewhere")
     assert reply.text == "Stored. Like everything else about you."
@@ -182,7 +183,7 @@ def test_tool_call_round_trip(mem, config):
     assert note.source_message_id is not None
     tool_results = [m for m in llm.requests[2] if m["role"] == "tool"]
     assert '"ok": true' in tool_results[0]["content"] and '"error"' in tool_results[1]["content"]
-    assert events.count("tool") == 2 and brain.stats.tool_calls == 2
+    assert sum(isinstance(e, ToolUsed) for e in events) == 2 and brain.stats.tool_calls == 2
 
 
 def test_tools_see_only_their_user(mem, config):
@@ -196,10 +197,10 @@ def test_tools_see_only_their_user(mem, config):
 def test_ctrl_c_while_the_summary_is_written_keeps_the_short_summary(mem, config):
     llm = ScriptedLLM().enqueue("Hi.").enqueue('{"facts": []}').enqueue("The user said", fail_after=2)
     events = []
-    brain = Brain(mem, llm, config, "ada", on_event=lambda kind, data: events.append((kind, data)))
+    brain = Brain(mem, llm, config, "ada", on_event=events.append)
     brain.connect()
     brain.turn("my name is Ada")
     summary = brain.end_session()
     assert summary is not None and "written without the model" in summary and "Your name is Ada" in summary
-    assert [r["text"] for r in mem.summaries("ada")] == [summary]
-    assert any(kind == "degraded" and "interrupted" in data["why"] for kind, data in events)
+    assert [r.text for r in mem.summaries("ada")] == [summary]
+    assert any(isinstance(e, Degraded) and "interrupted" in e.why for e in events)

@@ -6,8 +6,9 @@ from dataclasses import replace
 
 from rich.console import Console
 
-from assistant.brain import Brain
-from assistant.chat import ChatUI, make_llm
+from assistant.turn.brain import Brain
+from assistant.cli.chat import ChatUI
+from assistant.llm import make_llm
 from assistant.config import load_config
 from memory import Memory
 from tests.conftest import glados
@@ -105,7 +106,7 @@ def test_down_in_the_middle_then_offline_line(tmp_path):
     with Memory(tmp_path / "m.db") as mem:
         stub = StubOllama()
         with stub:
-            brain = Brain(mem, make_llm(replace(config, llm=replace(config.llm, host=stub.url))),
+            brain = Brain(mem, make_llm(replace(config.llm, host=stub.url)),
                           config, "ada")
             assert brain.connect() is None
             stub.enqueue("First.")
@@ -119,7 +120,7 @@ def test_agreeing_to_pull_downloads_with_progress(tmp_path):
     config = load_config()
     out = io.StringIO()
     with Memory(tmp_path / "m.db") as mem, StubOllama(models=("other:latest",)) as stub:
-        llm = make_llm(replace(config, llm=replace(config.llm, host=stub.url)))
+        llm = make_llm(replace(config.llm, host=stub.url))
         brain = Brain(mem, llm, config, "ada")
         stub.enqueue("Pulled and ready to judge you.")
         ui = ChatUI(brain, Console(file=out, width=100), iter(["y\n", "hello\n"]), interactive=True)
@@ -132,7 +133,7 @@ def test_agreeing_to_pull_downloads_with_progress(tmp_path):
 def test_tool_calls_through_the_real_client(tmp_path):
     config = load_config()
     with Memory(tmp_path / "m.db") as mem, StubOllama(capabilities=("completion", "tools")) as stub:
-        llm = make_llm(replace(config, llm=replace(config.llm, host=stub.url)))
+        llm = make_llm(replace(config.llm, host=stub.url))
         brain = Brain(mem, llm, config, "ada")
         brain.connect()
         stub.enqueue("", tool_calls=[{"name": "memory_remember", "arguments": {"key": "favorite_tea", "value": "lapsang"}}])

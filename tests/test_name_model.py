@@ -8,7 +8,7 @@ import pytest
 from assistant.audio.base import resample
 from assistant.config import load_config
 from assistant.events import RATE, TimedWord, Transcript, Utterance
-from assistant.gate import WakeGate
+from assistant.wake.gate import WakeGate
 from assistant.wake import TranscriptWakeWord
 from assistant.wake.name_model import NameModel, NameModelMissing, Sounded
 

@@ -188,10 +188,11 @@ def test_the_model_reproduces_the_published_vector():
 
 @pytest.fixture(scope="module")
 def evaluation():
-    from assistant import evaluation as ev
+    from bench import recall_eval as ev
     from assistant.config import load_config
-    with Memory(":memory:") as memory:
-        store = ev.build(memory)
+    clock = ev.Clock()
+    with Memory(":memory:", clock=clock) as memory:
+        store = ev.build(memory, clock)
         yield ev.run(memory, store, load_config(None))
 
 
@@ -210,13 +211,18 @@ def test_eval_floor(evaluation):
     assert r.queries >= 50 and r.messages >= 2000
 
 
-def test_glados_eval_prints_the_numbers(tmp_path):
-    out = glados("eval", "--per-user", "40", "--json", "--keep", str(tmp_path / "e.db"), timeout=300)
+def recall_eval(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "recall_eval.py"), *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_recall_eval_prints_the_numbers(tmp_path):
+    out = recall_eval("--per-user", "40", "--json", "--keep", str(tmp_path / "e.db"))
     assert out.returncode == 0, out.stderr
     numbers = json.loads(out.stdout)
     assert set(numbers) >= {"recall_at_4", "precision_at_4", "mrr", "prompt_tokens", "degraded", "memory_ms_p95"}
     assert sqlite3.connect(tmp_path / "e.db").execute("SELECT count(*) FROM message_vectors").fetchone()[0] > 0
-    again = glados("eval", "--keep", str(tmp_path / "e.db"))
+    again = recall_eval("--keep", str(tmp_path / "e.db"))
     assert again.returncode == 1 and "already exists" in again.stderr
 
 

@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from assistant.prompt import recalled_line
+from assistant.turn.prompt import recalled_line
 from memory import Memory, Recalled, embed, resolve_dates
 
 

@@ -9,12 +9,12 @@ import pytest
 from assistant.audio import WavSink, WavSource
 from assistant.audio.base import AudioSource
 from assistant.audio.wavfile import read_wav, write_wav
-from assistant.brain import Brain
+from assistant.turn.brain import Brain
 from assistant.config import load_config
 from assistant.events import RATE, Utterance
 from assistant.stt import Transcriber, WhisperTranscriber
 from assistant.tts import PiperSynthesizer, Synthesizer
-from assistant.voice_cli import build_loop
+from assistant.app import build_loop
 from memory import Memory
 from tests.conftest import ROOT
 from tests.fakes import ScriptedLLM
@@ -196,7 +196,7 @@ class ScriptedVAD:
 @pytest.mark.parametrize("silence_s, end_of_input", [(0.6, False), (1.0, False), (0.6, True)])
 def test_end_of_speech_is_measured_not_the_configured_silence(silence_s, end_of_input):
     from assistant.audio.base import FRAME
-    from assistant.vad import Segmenter, VadOptions
+    from assistant.voice.vad import Segmenter, VadOptions
     frame_s = FRAME / RATE
     voiced, quiet = int(1.0 / frame_s), int(0.3 / frame_s) if end_of_input else int(3.0 / frame_s)
     segmenter = Segmenter(ScriptedVAD([0.9] * voiced + [0.0] * quiet), VadOptions(end_silence_s=silence_s))
@@ -275,8 +275,8 @@ def test_early_transcription_is_used_only_when_nothing_was_said_after_it(tmp_pat
     """voice.early_stt_s: the gate runs once a pause begins; if speech resumes before the end of
     the silence, that early decision is thrown away and the whole utterance is heard."""
     from assistant.audio.base import FRAME
-    from assistant.vad import Segmenter, VadOptions
-    from assistant.voice import VoiceLoop
+    from assistant.voice.vad import Segmenter, VadOptions
+    from assistant.voice.loop import VoiceLoop
     from assistant.wake import TranscriptWakeWord
     frame_s = FRAME / RATE
 
@@ -305,7 +305,7 @@ def test_the_segmenter_keeps_the_pauses_inside_an_utterance():
     """Silence shorter than the end silence stays inside the utterance, and where speech resumed
     after it is kept (where another sentence, or another speaker, may begin)."""
     from assistant.audio.base import FRAME
-    from assistant.vad import Segmenter, VadOptions
+    from assistant.voice.vad import Segmenter, VadOptions
     frame_s = FRAME / RATE
     script = [0.9] * 20 + [0.0] * 10 + [0.9] * 20 + [0.0] * 3 + [0.9] * 10 + [0.0] * 25
     segmenter = Segmenter(ScriptedVAD(script), VadOptions(min_speech_s=0.1, end_silence_s=0.6, pre_roll_s=0.0,

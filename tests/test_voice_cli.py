@@ -95,9 +95,10 @@ def pulseaudio(tmp_path, monkeypatch):
 
 def test_the_real_sounddevice_path_through_a_virtual_microphone(pulseaudio, tmp_path):
     from assistant.audio.devices import MicSource, SpeakerSink
-    from assistant.brain import Brain
+    from assistant.turn.brain import Brain
     from assistant.config import load_config
-    from assistant.voice_cli import build_loop
+    from assistant.app import build_loop
+    from assistant.cli.voice import show_states
     from memory import Memory
     from tests.fakes import ScriptedLLM
 
@@ -128,7 +129,7 @@ def test_the_real_sounddevice_path_through_a_virtual_microphone(pulseaudio, tmp_
         brain = Brain(mem, ScriptedLLM().enqueue("Noted."), config, "u")
         brain.connect()
         log = io.StringIO()
-        loop = build_loop(config, brain, mic, speaker, Console(file=log, width=200))
+        loop = build_loop(config, brain, mic, speaker, show_states(Console(file=log, width=200)))
         stats = loop.run()
         player.join()
         mic.close()

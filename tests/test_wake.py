@@ -57,7 +57,7 @@ def test_the_acoustic_engine_hears_its_own_phrase_in_audio_and_the_transcript_gi
     from assistant.audio.base import resample
     from assistant.config import load_config
     from assistant.events import RATE, Utterance
-    from assistant.gate import WakeGate
+    from assistant.wake.gate import WakeGate
     from assistant.stt import WhisperTranscriber
     from assistant.tts import PiperSynthesizer
     from assistant.wake import WakeError, make_wake
@@ -104,7 +104,7 @@ def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_
     import numpy as np
 
     from assistant.events import Utterance
-    from assistant.gate import WakeGate
+    from assistant.wake.gate import WakeGate
 
     wake = TranscriptWakeWord()
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
@@ -166,7 +166,7 @@ def test_the_name_check_hears_her_name_where_whisper_wrote_another_word():
     import numpy as np
 
     from assistant.events import Utterance
-    from assistant.gate import WakeGate
+    from assistant.wake.gate import WakeGate
 
     wake = TranscriptWakeWord()
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
@@ -224,7 +224,7 @@ def test_her_name_without_a_greeting_is_heard_by_the_name_check():
     opening word fits the audio almost as well as what it wrote; for ordinary sentences it does not."""
     from assistant.audio.base import resample
     from assistant.events import RATE, Utterance
-    from assistant.gate import WakeGate
+    from assistant.wake.gate import WakeGate
     from assistant.stt import WhisperTranscriber
     from assistant.tts import PiperSynthesizer
 
@@ -255,7 +255,7 @@ def test_a_hotword_transcript_far_shorter_than_the_plain_one_is_not_a_call():
     import numpy as np
 
     from assistant.events import Utterance
-    from assistant.gate import WakeGate
+    from assistant.wake.gate import WakeGate
 
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
     wake = TranscriptWakeWord()
@@ -284,7 +284,7 @@ def test_a_call_the_second_look_found_is_not_vetoed_for_being_short():
     import numpy as np
 
     from assistant.events import Transcript, Utterance
-    from assistant.gate import WakeGate
+    from assistant.wake.gate import WakeGate
 
     class Drops(_Hears):
         def transcribe(self, utterance, hotwords=None):
@@ -328,7 +328,7 @@ def test_a_call_after_someone_elses_sentence_in_one_utterance_is_heard_after_the
     import numpy as np
 
     from assistant.events import Pause, Utterance
-    from assistant.gate import WakeGate
+    from assistant.wake.gate import WakeGate
 
     wake = TranscriptWakeWord()
     said = Utterance(np.zeros(16_000 * 4, np.float32), 10.0, 14.0, pauses=(Pause(0.4, 0.1), Pause(1.5, 0.35)))
@@ -385,10 +385,10 @@ def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
 
     from assistant.audio.base import resample
     from assistant.events import RATE
-    from assistant.gate import WakeGate
+    from assistant.wake.gate import WakeGate
     from assistant.stt import WhisperTranscriber
     from assistant.tts import PiperSynthesizer
-    from assistant.vad import SileroVAD, VadOptions, segment
+    from assistant.voice.vad import SileroVAD, VadOptions, segment
 
     piper, stt, wake = PiperSynthesizer(noise_scale=0.0), WhisperTranscriber(), TranscriptWakeWord()
 

@@ -1,19 +1,17 @@
-"""Wake words: the interface (base.py), one file per backend, chosen by `voice.wake.engine`."""
+"""Is it for her? The wake word's interface (base.py), one file per backend chosen by `voice.wake.engine`,
+and the gate (gate.py) that hears an utterance and decides: a call, not hers, or someone else's name."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import WakeMatch, WakeWord
+from .base import WakeError, WakeMatch, WakeWord
+from .gate import Heard, WakeGate
 from .transcript import TranscriptWakeWord, skeleton, similarity
 
 if TYPE_CHECKING:
     from ..config import WakeConfig
 
 ENGINES = ("transcript", "openwakeword")
-
-
-class WakeError(Exception):
-    """The configured wake engine does not exist; the message lists those that do."""
 
 
 def make_wake(config: "WakeConfig") -> WakeWord:
@@ -28,4 +26,4 @@ def make_wake(config: "WakeConfig") -> WakeWord:
     raise WakeError(f"unknown voice.wake.engine {config.engine!r}; use one of {', '.join(ENGINES)}")
 
 
-__all__ = ["ENGINES", "TranscriptWakeWord", "WakeError", "WakeMatch", "WakeWord", "make_wake", "skeleton", "similarity"]
+__all__ = ["ENGINES", "Heard", "TranscriptWakeWord", "WakeError", "WakeGate", "WakeMatch", "WakeWord", "make_wake", "skeleton", "similarity"]

@@ -10,6 +10,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+class WakeError(Exception):
+    """The configured wake engine does not exist or cannot load; the message says what to do."""
+
+
 @dataclass(frozen=True)
 class WakeMatch:
     request: str        # the words after the wake word ("" when she was only called)

@@ -12,12 +12,13 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
 from memory import Memory, MemoryStoreError
 
-from .brain import Brain
-from .config import Config
-from .consolidation import Consolidation
-from .llm import LLMError, ModelMissing
-from .llm.ollama import OllamaLLM
-from .memory_cli import CLEAR_QUESTION, LEGEND, cleared, describe, facts_table, index_backlog, recall_line
+from ..app import build_brain
+from ..config import Config
+from ..llm import LLMError, ModelMissing
+from ..turn.brain import Brain
+from ..turn.consolidation import Consolidation
+from ..turn.events import BrainEvent, Consolidated, Degraded, RecalledNote, Remembered, ToolUsed
+from .memory_commands import CLEAR_QUESTION, LEGEND, cleared, describe, facts_table, index_backlog, recall_line
 
 HELP = """commands:
   /memory               what I remember about you
@@ -30,12 +31,6 @@ HELP = """commands:
   /quit                 end the session (Ctrl-D works too)"""
 
 
-def make_llm(config: Config) -> OllamaLLM:
-    c = config.llm
-    return OllamaLLM(c.host, c.model, c.connect_timeout_s, c.first_token_timeout_s, c.between_tokens_timeout_s,
-                     c.temperature)
-
-
 class ChatUI:
     """Reads lines, prints replies and events; every memory action goes through the brain's Memory."""
 
@@ -46,11 +41,11 @@ class ChatUI:
     def say(self, text: str, style: str = "") -> None:
         self.console.print(text, style=style or None, markup=False, highlight=False)
 
-    def event(self, kind: str, data: dict) -> None:
+    def event(self, event: BrainEvent) -> None:
         if self.mid_reply:              # an event in the middle of a streamed reply gets its own line
             self.console.print()
             self.mid_reply = False
-        line = event_line(kind, data)
+        line = event_line(event)
         if line is not None:
             self.say(*line)
 
@@ -169,11 +164,11 @@ class ChatUI:
                 self.say("nothing matches")
         elif cmd == "sessions":
             for row in memory.sessions(user):
-                mark = " (this one)" if row["session"] == self.brain.session else ""
-                self.say(f"{row['session']}  {row['started'][:16]}  {row['messages']} messages{mark}")
+                mark = " (this one)" if row.session == self.brain.session else ""
+                self.say(f"{row.session}  {row.started[:16]}  {row.messages} messages{mark}")
         elif cmd == "history":
             for row in memory.messages(user, self.brain.session) if self.brain.session else []:
-                self.say(f"{row['role']}: {row['text']}" + (" [interrupted]" if row["interrupted"] else ""))
+                self.say(f"{row.role}: {row.text}" + (" [interrupted]" if row.interrupted else ""))
         else:
             self.say(f"unknown command {line!r}; /help lists them")
         return None
@@ -205,19 +200,18 @@ def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator
         yield line
 
 
-def event_line(kind: str, data: dict) -> tuple[str, str] | None:
+def event_line(event: BrainEvent) -> tuple[str, str] | None:
     """A brain event as (text, style) for the terminal; the chat and the voice loop both print these."""
-    if kind == "recalled":
-        return f"[recalled: {excerpt(data['text'])} ({day(data['date'])})]", "dim"
-    if kind == "tool":
-        return f"[memory tool {data['name']}({data['arguments']})]", "dim"
-    if kind == "fact":
-        change = data["change"]
-        return f"[remembered {change.key}: {change.value} ({change.kind})]", "dim"
-    if kind == "degraded":
-        return f"[{data['why']}]", "yellow"
-    if kind == "consolidated":
-        return consolidation_line(data["result"]), "dim"
+    if isinstance(event, RecalledNote):
+        return f"[recalled: {excerpt(event.text)} ({day(event.date)})]", "dim"
+    if isinstance(event, ToolUsed):
+        return f"[memory tool {event.name}({event.arguments})]", "dim"
+    if isinstance(event, Remembered):
+        return f"[remembered {event.change.key}: {event.change.value} ({event.change.kind})]", "dim"
+    if isinstance(event, Degraded):
+        return f"[{event.why}]", "yellow"
+    if isinstance(event, Consolidated):
+        return consolidation_line(event.result), "dim"
     return None
 
 
@@ -255,7 +249,7 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console,
         index_backlog(memory, user, console)
         if config.recall.meaning:
             memory.prepare()      # the sentence model loads here, before the first turn, not inside it
-        brain = Brain(memory, make_llm(config), config, user)
+        brain = build_brain(memory, config, user)
         ui = ChatUI(brain, console, input_lines(stdin, console, interactive), interactive)
         brain.on_event = ui.event
         return ui.run()

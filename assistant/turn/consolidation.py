@@ -7,13 +7,11 @@ model's. Runs after the last reply, so it never delays one; bounded by the LLM t
 from __future__ import annotations
 
 import logging
-import sqlite3
 from dataclasses import dataclass
 
-from memory import PROPOSAL_SCHEMA, BadProposals, Memory, Verdict, parse_proposals
-from memory.facts import MULTI_VALUED, SINGLE_VALUED
+from memory import MULTI_VALUED, PROPOSAL_SCHEMA, SINGLE_VALUED, Message, BadProposals, Memory, Verdict, parse_proposals
 
-from .llm import LLM
+from ..llm import LLM
 
 log = logging.getLogger("glados.consolidate")
 
@@ -42,9 +40,9 @@ class Consolidation:
         return [v for v in self.verdicts if v.outcome == "rejected"]
 
 
-def request(rows: list[sqlite3.Row]) -> list[dict] | None:
+def request(rows: list[Message]) -> list[dict] | None:
     """The messages of the request: the instruction and the user's lines, each with its id."""
-    lines = [f"[{r['id']}] {' '.join(r['text'].split())[:MAX_MESSAGE_CHARS]}" for r in rows if r["role"] == "user"]
+    lines = [f"[{r.id}] {' '.join(r.text.split())[:MAX_MESSAGE_CHARS]}" for r in rows if r.role == "user"]
     if not lines:
         return None
     keys = ", ".join(sorted((SINGLE_VALUED | MULTI_VALUED) - {"note", "wake_word"}))
@@ -52,7 +50,7 @@ def request(rows: list[sqlite3.Row]) -> list[dict] | None:
             {"role": "user", "content": "\n".join(lines)}]
 
 
-def consolidate(llm: LLM, memory: Memory, user: str, session: str, rows: list[sqlite3.Row],
+def consolidate(llm: LLM, memory: Memory, user: str, session: str, rows: list[Message],
                 max_tokens: int = 800, temperature: float | None = None) -> Consolidation:
     """Ask, check, store. LLMError propagates (the caller says the step was skipped); a reply
     that is not the schema's JSON stores nothing and says so."""

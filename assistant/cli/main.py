@@ -9,11 +9,12 @@ from pathlib import Path
 
 from rich.console import Console
 
-from memory import Memory, MemoryStoreError, NoMemoryYet, RecallSettings, UnknownKey
+from memory import Memory, MemoryStoreError, NoMemoryYet, UnknownKey, embedder_missing
 
-from . import logs, memory_cli
-from .errors import AudioError
-from .config import Config, ConfigError, load_config
+from .. import app, logs
+from ..config import Config, ConfigError, load_config
+from ..errors import AudioError
+from . import memory_commands as memory_cli
 
 # The chat and the voice loop import the model client and the audio stack; `glados memory ...`
 # needs neither, so they are imported only when their command runs (start-up stays fast).
@@ -39,38 +40,18 @@ def build_parser() -> argparse.ArgumentParser:
     voice.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
     sub.add_parser("chat", parents=[common], help="typed chat with the same brain and memory")
     memory_cli.add_parser(sub, common)
-    ev = sub.add_parser("eval", parents=[common], help="score recall on a seeded, labelled store (the six numbers)")
-    ev.add_argument("--seed", type=int, default=7, help="the store's random seed (default 7)")
-    ev.add_argument("--per-user", type=int, default=600, help="everyday messages per user (default 600, 4 users)")
-    ev.add_argument("--keep", type=Path, help="build the store in this new file and keep it (default: a temporary one)")
-    ev.add_argument("--words-only", action="store_true", help="recall by words alone (as without the model)")
-    ev.add_argument("--json", action="store_true", help="the numbers as JSON")
-    ev.add_argument("--misses", action="store_true", help="list the questions whose answer was not in the top 4")
     return parser
-
-
-def recall_settings(config: Config) -> RecallSettings:
-    r = config.recall
-    return RecallSettings(candidates=config.memory.recall_candidates, word_weight=r.word_weight,
-                          min_cosine=r.min_cosine, duplicate_cosine=r.duplicate_cosine,
-                          question_weight=r.question_weight, context_weight=r.context_weight,
-                          date_weight=r.date_weight, crowding_weight=r.crowding_weight,
-                          half_life_days=dict(r.half_life_days))
 
 
 def open_memory(config: Config, db: Path | None, recalls: bool = True, create: bool = True) -> Memory:
     """The memory file, with a one-line warning when others can read it, and (when it will recall)
     a note when recall can match words only. create=False: a missing file raises NoMemoryYet."""
-    memory = Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
-                    busy_timeout_ms=config.memory.busy_timeout_ms,
-                    embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config),
-                    create=create)
+    memory = app.open_memory(config, db, create)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if memory.warning:
         err.print(f"glados: warning: {memory.warning}", markup=False)
     if recalls and config.recall.meaning:
-        from memory.embed import missing
-        reason = missing()
+        reason = embedder_missing()
         if reason:
             err.print(f"glados: note: {reason} (set recall.meaning: false to silence this)", markup=False)
     return memory
@@ -104,15 +85,12 @@ def main(argv: list[str] | None = None) -> int:
         user = getattr(args, "user", None) or config.user
         if args.command == "memory":
             return _memory_command(args, config, user, console, err)
-        if args.command == "eval":
-            from . import evaluation
-            return evaluation.main(args, config, console)
         db = getattr(args, "db", None)
         if args.command == "chat":
             from . import chat
             return chat.run(args, config, user, console, lambda: open_memory(config, db))
-        from . import voice_cli
-        return voice_cli.run(args, config, user, console, lambda: open_memory(config, db))
+        from . import voice
+        return voice.run(args, config, user, console, lambda: open_memory(config, db))
     except (ConfigError, MemoryStoreError, UnknownKey, memory_cli.UsageError, AudioError) as exc:
         log.warning("%s: %s", type(exc).__name__, exc)
         err.print(f"glados: {exc}", markup=False)
@@ -125,6 +103,3 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

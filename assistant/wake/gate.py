@@ -31,12 +31,11 @@ import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from .events import RATE, TimedWord, Transcript, Utterance
-from .stt import Transcriber
-from .wake import WakeError, WakeMatch, WakeWord
-from .wake.base import Wording
-from .wake.features import OpenWakeWordMissing
-from .wake.name_model import NameModel, NameModelMissing, Sounded
+from ..events import RATE, TimedWord, Transcript, Utterance
+from ..stt import Transcriber
+from .base import WakeError, WakeMatch, WakeWord, Wording
+from .features import OpenWakeWordMissing
+from .name_model import NameModel, NameModelMissing, Sounded
 
 
 WORDS = re.compile(r"[\w']+")

@@ -7,39 +7,27 @@ from dataclasses import replace
 
 from rich.console import Console
 
-from .audio import AudioError, AudioFileError, WavSink, WavSource, open_microphone, open_speaker
-from .brain import Brain
-from .chat import event_line, make_llm
-from .memory_cli import index_backlog
+from ..app import build_brain, build_loop
+from ..audio import AudioError, AudioFileError, WavSink, WavSource, open_microphone, open_speaker
+from ..config import Config
+from ..stt import STTError
+from ..tts import TTSError
+from ..turn.events import BrainEvent
+from ..wake import WakeError
+from .chat import event_line
 from .chat import run as run_chat
-from .config import Config
-from .stt import STTError, Transcriber, make_transcriber
-from .tts import Synthesizer, TTSError, make_synthesizer
-from .vad import Segmenter, SileroVAD, VadOptions
-from .voice import VoiceLoop
-from .wake import WakeError, make_wake
+from .memory_commands import index_backlog
 
 STYLES = {"listening": "dim", "heard": "cyan", "heard (follow-up)": "cyan", "ignored": "dim", "thinking": "dim", "speaking": "magenta",
           "interrupted": "yellow", "timings": "dim", "ignored while speaking": "dim"}
 
 
-def build_loop(config: Config, brain: Brain, source, sink, console: Console | None = None,
-               stt: Transcriber | None = None, tts: Synthesizer | None = None) -> VoiceLoop:
-    """The loop as config describes it; already loaded models can be passed in (tests, benchmarks)."""
-    v = config.voice
-    segmenter = Segmenter(SileroVAD(), VadOptions.configured(v))
-    stt = stt or make_transcriber(v.stt)
-    tts = tts or make_synthesizer(v.tts)
-
+def show_states(console: Console):
+    """The loop's states as terminal lines: "[heard] what time is it"."""
     def show(state: str, detail: str) -> None:
-        if console is not None:
-            console.print(f"[{state}] {detail}".rstrip(), style=STYLES.get(state.split(":")[0]), markup=False, highlight=False,
-                          soft_wrap=True)
-    def wake_phrase() -> str:
-        """The user's own wake word when they set one by voice, else the configured one."""
-        said = [f.value for f in brain.memory.facts(brain.user) if f.key == "wake_word"]
-        return said[-1] if said else v.wake.phrase
-    return VoiceLoop(source, sink, segmenter, stt, make_wake(v.wake), tts, brain, v, show, wake_phrase)
+        console.print(f"[{state}] {detail}".rstrip(), style=STYLES.get(state.split(":")[0]), markup=False,
+                      highlight=False, soft_wrap=True)
+    return show
 
 
 def run(args: argparse.Namespace, config: Config, user: str, console: Console, memory_factory) -> int:
@@ -61,12 +49,12 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
             index_backlog(memory, user, console)
             if config.recall.meaning:
                 memory.prepare()  # the sentence model loads before the first turn, not inside it
-            brain = Brain(memory, make_llm(config), config, user, on_event=print_event(console))
+            brain = build_brain(memory, config, user, on_event=print_event(console))
             problem = brain.connect()
             if problem is not None:
                 console.print(f"glados: {problem}. Listening anyway: memory commands still work.",
                               style="yellow", markup=False)
-            loop = build_loop(config, brain, source, sink, console)
+            loop = build_loop(config, brain, source, sink, show_states(console))
             try:
                 stats = loop.run()
             except KeyboardInterrupt:
@@ -89,8 +77,8 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
 
 def print_event(console: Console):
     """What was remembered, recalled or degraded, shown as in the chat."""
-    def show(kind: str, data: dict) -> None:
-        line = event_line(kind, data)
+    def show(event: BrainEvent) -> None:
+        line = event_line(event)
         if line is not None:
             console.print(line[0], style=line[1], markup=False, highlight=False, soft_wrap=True)
     return show

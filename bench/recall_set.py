@@ -2,7 +2,7 @@
 
 Each target is something a user said once (or restated), with two questions asked about it later:
 one that shares its words, one that means the same in other words. The store around them is built
-by `assistant.evaluation` from a seed: thousands of everyday messages that share the questions'
+by `bench.recall_eval` from a seed: thousands of everyday messages that share the questions'
 words, other users saying the same kinds of things (some word for word), superseded and forgotten
 facts, passing states, and restatements.
 """

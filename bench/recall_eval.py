@@ -1,4 +1,4 @@
-"""`glados eval`: how good recall is, in six numbers, on a seeded store.
+"""How good recall is, in six numbers, on a seeded store: `.venv/bin/python bench/recall_eval.py`.
 
 The store: four users over eighteen months, about 2,400 everyday messages that share the questions'
 words, the targets of `eval_set` (some restated), other users saying the same things (some word for
@@ -7,7 +7,9 @@ turn would ask it: recall, the memory block, the prompt.
 """
 from __future__ import annotations
 
+import argparse
 import random
+import sys
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -15,11 +17,13 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable, Literal
 
-from memory import Memory, Recalled, estimate_tokens
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from . import eval_set as E
-from . import prompt
-from .config import Config
+from assistant.app import recall_settings  # noqa: E402
+from assistant.config import Config, load_config  # noqa: E402
+from assistant.turn import prompt  # noqa: E402
+from bench import recall_set as E  # noqa: E402
+from memory import Memory, Recalled, estimate_tokens  # noqa: E402
 
 USER = "ada"
 OTHERS = ("ben", "cleo", "dev")
@@ -38,6 +42,16 @@ class Query:
     group: str                        # the target's name
 
 
+class Clock:
+    """The store's time, handed to Memory when it is made; `build` moves it through eighteen months."""
+
+    def __init__(self, now: datetime = NOW):
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
 @dataclass
 class Store:
     """What was built, with the labels recall is scored against."""
@@ -46,6 +60,7 @@ class Store:
     forgotten_values: list[str] = field(default_factory=list)
     groups: dict[str, frozenset[int]] = field(default_factory=dict)   # restated targets
     messages: int = 0
+    owner: dict[int, str] = field(default_factory=dict)          # message id -> whose
 
 
 @dataclass
@@ -68,9 +83,9 @@ class Result:
     misses: list[tuple[str, str, list[str]]]
 
 
-def build(memory: Memory, seed: int = 7, per_user: int = 600,
+def build(memory: Memory, clock: Clock, seed: int = 7, per_user: int = 600,
           progress: Callable[[str, int, int], None] = lambda what, done, total: None) -> Store:
-    """Fill `memory` (empty) with the seeded store; returns the labels."""
+    """Fill `memory` (empty, made with `clock`) with the seeded store; returns the labels."""
     rng = random.Random(seed)
     said: list[tuple[datetime, str, str, str]] = []      # (when, user, text, tag)
 
@@ -98,18 +113,18 @@ def build(memory: Memory, seed: int = 7, per_user: int = 600,
     said.append((NOW - timedelta(days=7), USER, E.STATES[0], "state"))
     said.sort(key=lambda s: s[0])
 
-    clock = [said[0][0]]
-    memory.clock = lambda: clock[0]
     ids: dict[str, list[int]] = {}
+    owner: dict[int, str] = {}
     for n, (when, user, text, tag) in enumerate(said):
-        clock[0] = when
+        clock.now = when
         observed = memory.observe(user, text, session=f"{user}-{when:%Y%m%d}")
+        owner[observed.message_id] = user
         if tag:
             ids.setdefault(tag, []).append(observed.message_id)
         if n % 100 == 0:
             progress("storing messages", n, len(said))
-    clock[0] = NOW
-    store = Store(messages=len(said))
+    clock.now = NOW
+    store = Store(messages=len(said), owner=owner)
     for _text, key, _question in E.FORGOTTEN:
         store.forgotten_values += [f.value for f in memory.facts(USER) if f.key == key]
         memory.forget(USER, key)
@@ -157,9 +172,9 @@ def run(memory: Memory, store: Store, config: Config, user: str = USER) -> Resul
     violations: list[str] = []
     filling = most = 0
     misses = []
-    notes = {r["id"]: r["source_message_id"] for r in memory.db.execute(
-        "SELECT id, source_message_id FROM facts WHERE key = 'note'")}
-    own = {r[0] for r in memory.db.execute("SELECT id FROM messages WHERE user = ?", (user,))}
+    notes = {f.id: f.source_message_id for who in set(store.owner.values())
+             for f in memory.facts(who, history=True) if f.key == "note"}
+    own = {m for m, who in store.owner.items() if who == user}
     for q in store.queries:
         started = time.perf_counter()
         memory.embed(q.text)                     # the query's vector (reused when its message is indexed)
@@ -217,22 +232,34 @@ def _pct(values: list[float], p: int) -> float:
 def evaluate(config: Config, db: Path, seed: int = 7, per_user: int = 600, embedder="auto",
              progress: Callable[[str, int, int], None] = lambda what, done, total: None) -> Result:
     """Build the store in `db` (a new file) and score recall on it."""
-    from .cli import recall_settings
-    with Memory(db, embedder=embedder, recall_settings=recall_settings(config)) as memory:
-        store = build(memory, seed, per_user, progress)
+    clock = Clock()
+    with Memory(db, clock=clock, embedder=embedder, recall_settings=recall_settings(config)) as memory:
+        store = build(memory, clock, seed, per_user, progress)
         return run(memory, store, config)
 
 
-def main(args, config: Config, console) -> int:
-    """`glados eval`: build, score, print the table (or JSON)."""
+def main(argv: list[str] | None = None) -> int:
+    """Build, score, print the table (or JSON)."""
     import json
     import tempfile
 
+    from rich.console import Console
     from rich.progress import Progress
 
-    from .memory_cli import UsageError
+    parser = argparse.ArgumentParser(description="score recall on a seeded, labelled store (the six numbers)")
+    parser.add_argument("--seed", type=int, default=7, help="the store's random seed (default 7)")
+    parser.add_argument("--per-user", type=int, default=600, help="everyday messages per user (default 600, 4 users)")
+    parser.add_argument("--keep", type=Path, help="build the store in this new file and keep it (default: a temporary one)")
+    parser.add_argument("--words-only", action="store_true", help="recall by words alone (as without the model)")
+    parser.add_argument("--json", action="store_true", help="the numbers as JSON")
+    parser.add_argument("--misses", action="store_true", help="list the questions whose answer was not in the top 4")
+    parser.add_argument("--config", type=Path, help="config file (default: as glados finds it)")
+    args = parser.parse_args(argv)
+    console = Console(highlight=False, soft_wrap=True)
     if args.keep is not None and args.keep.exists():
-        raise UsageError(f"{args.keep} already exists; --keep needs a new file")
+        print(f"recall_eval: {args.keep} already exists; --keep needs a new file", file=sys.stderr)
+        return 1
+    config = load_config(args.config)
     with tempfile.TemporaryDirectory() as folder, Progress(console=console, transient=True) as bar:
         tasks: dict[str, int] = {}
 
@@ -280,3 +307,7 @@ def table(r: Result):
     for row in rows:
         t.add_row(*row)
     return t
+
+
+if __name__ == "__main__":
+    sys.exit(main())

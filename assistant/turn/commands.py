@@ -8,10 +8,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from memory import Command, Fact, FactChange, Memory, Observation
-from memory.facts import FORGOTTEN
+from memory import FORGOTTEN, Command, Fact, FactChange, Memory, Observation
 
-from .config import Lines
+from ..config import Lines
 
 # How a question's subject is said back when nothing is known: "You never told me where you live."
 ASKED_ABOUT = {

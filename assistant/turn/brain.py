@@ -5,18 +5,19 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Callable, Sequence
+from typing import Callable, Literal, Sequence
 
-from memory import FactChange, Memory, MemoryStoreError, Observation, Recalled, new_session_id
-from memory.api import utc_now
+from memory import FactChange, Memory, MemoryStoreError, Message, Observation, Recalled, new_session_id, utc_now
 
 from . import commands, consolidation, prompt, summary, tools
-from .config import Config
-from .llm import LLM, LLMError, LLMUnavailable, ModelMissing
+from ..config import Config
+from ..llm import LLM, LLMError, LLMUnavailable, ModelMissing
+from .events import (BrainEvent, Consolidated, Degraded, EventSink, RecalledNote, Remembered, SessionStarted,
+                     Summarised, ToolUsed)
 
 log = logging.getLogger("glados.brain")
 TextSink = Callable[[str], None]
-EventSink = Callable[[str, dict], None]
+ReplySource = Literal["memory", "model", "offline"]
 MAX_TOOL_ROUNDS = 3
 INDEX_PER_TURN = 8       # messages given vectors after each reply (about 12 ms each, one core)
 
@@ -31,9 +32,10 @@ class Interrupted(Exception):
 
 @dataclass(frozen=True)
 class Reply:
-    """What she said. source: memory | model | offline. interrupted: cut short (Ctrl-C, barge-in)."""
+    """What she said, and who wrote it: a memory command, the model, or a line for when the model is down.
+    interrupted: cut short (Ctrl-C, barge-in)."""
     text: str
-    source: str
+    source: ReplySource
     interrupted: bool = False
     recalled: tuple[Recalled, ...] = ()
     error: str | None = None
@@ -55,7 +57,7 @@ class Brain:
                  clock: Callable[[], datetime] = utc_now, on_event: EventSink | None = None):
         self.memory, self.llm, self.config, self.user = memory, llm, config, user
         self.clock = clock
-        self.on_event = on_event or (lambda kind, data: None)
+        self.on_event = on_event or (lambda event: None)
         self.online = False
         self.session: str | None = None
         self.last_activity: datetime | None = None
@@ -85,7 +87,7 @@ class Brain:
             self.end_session()
         if self.session is None:
             self.session = new_session_id()
-            self.on_event("session", {"session": self.session})
+            self.on_event(SessionStarted(self.session))
         self.last_activity = now
         return self.session
 
@@ -95,7 +97,7 @@ class Brain:
         if session is None:
             return None
         rows = self.memory.messages(self.user, session)
-        if not any(r["role"] == "user" for r in rows):
+        if not any(r.role == "user" for r in rows):
             return None
         model_ok = self.online and self.llm is not None
         if model_ok and self.config.session.consolidate:
@@ -106,13 +108,13 @@ class Brain:
             try:
                 text = summary.by_model(self.llm, rows, self.config)
             except LLMError as exc:
-                self.on_event("degraded", {"why": str(exc)})
+                self.on_event(Degraded(str(exc)))
             except KeyboardInterrupt:     # Ctrl-C while the model writes: keep the short summary instead
-                self.on_event("degraded", {"why": "summary interrupted; the short one is saved instead"})
+                self.on_event(Degraded("summary interrupted; the short one is saved instead"))
         if not text:
             text = summary.extractive(self.memory, self.user, rows, self.config.session.summary_max_words)
         self.memory.add_summary(self.user, session, text)
-        self.on_event("summary", {"session": session, "text": text})
+        self.on_event(Summarised(session, text))
         return text
 
     def _consolidate(self, session: str, rows: list) -> bool:
@@ -123,12 +125,12 @@ class Brain:
                                              max_tokens=self.config.budget.reply * 2,
                                              temperature=self.config.llm.session_end_temperature)
         except LLMError as exc:
-            self.on_event("degraded", {"why": f"skipped reading the session with the model: {exc}"})
+            self.on_event(Degraded(f"skipped reading the session with the model: {exc}"))
             return False
         except KeyboardInterrupt:
-            self.on_event("degraded", {"why": "reading the session with the model was interrupted; nothing from it stored"})
+            self.on_event(Degraded("reading the session with the model was interrupted; nothing from it stored"))
             return False
-        self.on_event("consolidated", {"result": done})
+        self.on_event(Consolidated(done))
         return True
 
     # -- one turn -------------------------------------------------------------------------------
@@ -158,7 +160,7 @@ class Brain:
         if command is not None and command.kind != "ask":
             return self._from_memory(session, observation, started, on_text, on_end)
         for change in observation.changes:
-            self.on_event("fact", {"change": change})
+            self.on_event(Remembered(change))
         if not self.online and self.connect() is not None:
             if command is not None:   # a question about the user, model down: her facts answer it
                 return self._from_memory(session, observation, started, on_text, on_end)
@@ -175,7 +177,7 @@ class Brain:
         messages, used = prompt.assemble(self.config.persona, self.config.budget, block, recalled, history, text)
         self.stats.timings["memory_s"] = time.perf_counter() - started
         for r in used:
-            self.on_event("recalled", {"session": r.session, "date": r.created_at[:10], "text": r.text})
+            self.on_event(RecalledNote(r.session, r.created_at[:10], r.text))
         self._message_id = observation.message_id
         return self._generate(session, messages, tuple(used), on_text, on_end)
 
@@ -204,9 +206,9 @@ class Brain:
         window = self.config.memory.recent_window
         if not window:
             return []
-        rows = [r for r in self.memory.messages(self.user, session, limit=window + 1) if r["id"] < before]
+        rows = [r for r in self.memory.messages(self.user, session, limit=window + 1) if r.id < before]
         rows = rows[-window:]
-        return [prompt.Turn(r["role"], r["text"], r["tokens"]) for r in rows]
+        return [prompt.Turn(r.role, r.text, r.tokens) for r in rows]
 
     def _offline(self, on_text: TextSink, on_end: Callable[[], None] = lambda: None,
                  changes: Sequence[FactChange] = ()) -> Reply:
@@ -250,7 +252,7 @@ class Brain:
         except LLMError as exc:
             self.online = not isinstance(exc, (LLMUnavailable, ModelMissing))
             log.warning("model failed: %s", exc)
-            self.on_event("degraded", {"why": str(exc)})
+            self.on_event(Degraded(str(exc)))
             self._store(session, parts, interrupted=bool(parts))
             if parts:
                 return Reply("".join(parts), "model", interrupted=True, recalled=recalled, error=str(exc))
@@ -265,7 +267,7 @@ class Brain:
         for call in calls:
             self.stats.tool_calls += 1
             result = tools.run(self.memory, self.user, call, self.config.memory.recall_k, self._message_id)
-            self.on_event("tool", {"name": call.name, "arguments": call.arguments, "result": result})
+            self.on_event(ToolUsed(call.name, call.arguments, result))
             out.append({"role": "tool", "content": result, "tool_name": call.name})
         return out
 

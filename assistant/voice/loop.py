@@ -15,15 +15,14 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from .audio.base import AudioSink, AudioSource
-from .brain import Brain, Interrupted
-from .config import VoiceConfig
-from .events import Speech, Utterance
-from .gate import Heard, WakeGate
-from .stt import Transcriber
-from .tts import SentenceChunker, Synthesizer
+from ..audio import AudioSink, AudioSource
+from ..config import VoiceConfig
+from ..events import Speech, Utterance
+from ..stt import Transcriber
+from ..tts import SentenceChunker, Synthesizer
+from ..turn.brain import Brain, Interrupted
+from ..wake import Heard, WakeGate, WakeWord
 from .vad import Segmenter
-from .wake import WakeWord
 
 Show = Callable[[str, str], None]   # (state, detail) for the terminal
 

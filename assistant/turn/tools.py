@@ -9,7 +9,7 @@ import json
 
 from memory import Memory, MemoryStoreError, UnknownKey
 
-from .llm import ToolCall
+from ..llm import ToolCall
 
 TOOLS = [
     {"type": "function", "function": {

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from memory import Fact, FactChange, Memory, Recalled
 
-from .config import Config
+from ..config import Config
 
 WRITING = ("observe", "import")    # the memory commands that may create the database file
 LEGEND = "* pinned: always in her memory, whatever the cap (allergies, diet, health)"
@@ -186,7 +186,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         return _clear(args, memory, user, console)
     elif cmd == "summaries":
         for row in memory.summaries(user):
-            console.print(f"[{row['created_at'][:16]} session {row['session']}] {row['text']}", markup=False)
+            console.print(f"[{row.created_at[:16]} session {row.session}] {row.text}", markup=False)
     elif cmd == "export":
         text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
         if args.output:

@@ -8,7 +8,7 @@ from datetime import date
 
 from memory import Recalled, build_system_prompt, estimate_tokens, resolve_dates, say_day
 
-from .config import BudgetConfig, PersonaConfig
+from ..config import BudgetConfig, PersonaConfig
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .audio.base import FRAME
-from .events import RATE, Pause, Utterance
+from ..audio.base import FRAME
+from ..events import RATE, Pause, Utterance
 
 CONTEXT = 64   # samples of the previous frame the model sees, as faster-whisper feeds it
 

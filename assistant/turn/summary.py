@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections import Counter
 
-from memory import Memory, estimate_tokens
-from memory.recall import STOPWORDS, terms
+from memory import STOPWORDS, Memory, Message, content_words, estimate_tokens
 
 from .commands import say_facts
-from .config import Config
-from .llm import LLM
+from ..config import Config
+from ..llm import LLM
 
 TOKENS = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[^\w\s]")    # words (with "sister's", "don't") and punctuation
 INSTRUCTION = ("Summarize the conversation below in at most {words} words, in the third person, as notes "
@@ -18,11 +16,11 @@ INSTRUCTION = ("Summarize the conversation below in at most {words} words, in th
                "decided. Plain text, no preamble.")
 
 
-def transcript(rows: list[sqlite3.Row], budget_tokens: int) -> str:
+def transcript(rows: list[Message], budget_tokens: int) -> str:
     """The newest lines of the session that fit the budget, oldest first."""
     lines, used = [], 0
     for row in reversed(rows):
-        line = f"{'User' if row['role'] == 'user' else 'GLaDOS'}: {' '.join(row['text'].split())[:1000]}"
+        line = f"{'User' if row.role == 'user' else 'GLaDOS'}: {' '.join(row.text.split())[:1000]}"
         if used + estimate_tokens(line) > budget_tokens:
             break
         lines.append(line)
@@ -30,7 +28,7 @@ def transcript(rows: list[sqlite3.Row], budget_tokens: int) -> str:
     return "\n".join(reversed(lines))
 
 
-def by_model(llm: LLM, rows: list[sqlite3.Row], config: Config) -> str:
+def by_model(llm: LLM, rows: list[Message], config: Config) -> str:
     """Ask the model; raises LLMError when it cannot answer (the caller falls back)."""
     words = config.session.summary_max_words
     messages = [{"role": "system", "content": INSTRUCTION.format(words=words)},
@@ -40,16 +38,16 @@ def by_model(llm: LLM, rows: list[sqlite3.Row], config: Config) -> str:
     return " ".join(text.split()[: words * 2])
 
 
-def extractive(memory: Memory, user: str, rows: list[sqlite3.Row], max_words: int) -> str:
+def extractive(memory: Memory, user: str, rows: list[Message], max_words: int) -> str:
     """No model: the facts first stated in this session, as sentences, and the user's topics as the
     phrases they used ("charity race", "pottery class"), most mentioned first."""
-    ids = {r["id"] for r in rows}
+    ids = {r.id for r in rows}
     learned = [f for f in memory.facts(user) if f.source_message_id in ids]
-    said = [r["text"] for r in rows if r["role"] == "user"]
+    said = [r.text for r in rows if r.role == "user"]
     parts = []
     if learned:
         parts.append(f"Learned: {say_facts(learned)}.")
-    topics = phrases(said, skip={w for f in learned for w in terms(f"{f.value} {f.key.replace('_', ' ')}")})
+    topics = phrases(said, skip={w for f in learned for w in content_words(f"{f.value} {f.key.replace('_', ' ')}")})
     if topics:
         parts.append("Talked about: " + ", ".join(topics[:6]) + ".")
     parts.append(f"{len(said)} user message{'s' if len(said) != 1 else ''}; written without the model.")

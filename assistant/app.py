@@ -1,0 +1,65 @@
+"""Wiring: every part built from the config, in one place. The front ends (`cli/`) and the benchmarks
+call these; the stages themselves never read the config file.
+
+The stages are imported where they are built: `glados memory list` opens the memory and nothing else."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from memory import Memory, RecallSettings
+
+from .config import Config
+
+if TYPE_CHECKING:
+    from .audio import AudioSink, AudioSource
+    from .llm import LLM
+    from .stt import Transcriber
+    from .tts import Synthesizer
+    from .turn.brain import Brain
+    from .turn.events import BrainEvent
+    from .voice import VoiceLoop
+    from .voice.loop import Show
+
+
+def recall_settings(config: Config) -> RecallSettings:
+    r = config.recall
+    return RecallSettings(candidates=config.memory.recall_candidates, word_weight=r.word_weight,
+                          min_cosine=r.min_cosine, duplicate_cosine=r.duplicate_cosine,
+                          question_weight=r.question_weight, context_weight=r.context_weight,
+                          date_weight=r.date_weight, crowding_weight=r.crowding_weight,
+                          half_life_days=dict(r.half_life_days))
+
+
+def open_memory(config: Config, db: Path | None = None, create: bool = True) -> Memory:
+    """The memory file the config (or `db`) names; create=False: a missing file raises NoMemoryYet."""
+    return Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
+                  busy_timeout_ms=config.memory.busy_timeout_ms,
+                  embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config),
+                  create=create)
+
+
+def build_brain(memory: Memory, config: Config, user: str, llm: LLM | None = None,
+                on_event: Callable[[BrainEvent], None] | None = None) -> Brain:
+    """The turn logic over this memory, with the configured model unless one is given."""
+    from .llm import make_llm
+    from .turn.brain import Brain
+    return Brain(memory, llm or make_llm(config.llm), config, user, on_event=on_event)
+
+
+def build_loop(config: Config, brain: Brain, source: AudioSource, sink: AudioSink, show: Show | None = None,
+               stt: Transcriber | None = None, tts: Synthesizer | None = None) -> VoiceLoop:
+    """The voice loop as config describes it; already loaded models can be passed in (tests, benchmarks)."""
+    from .stt import make_transcriber
+    from .tts import make_synthesizer
+    from .voice import Segmenter, SileroVAD, VadOptions, VoiceLoop
+    from .wake import make_wake
+    v = config.voice
+    segmenter = Segmenter(SileroVAD(), VadOptions.configured(v))
+
+    def wake_phrase() -> str:
+        """The user's own wake word when they set one by voice, else the configured one."""
+        said = [f.value for f in brain.memory.facts(brain.user) if f.key == "wake_word"]
+        return said[-1] if said else v.wake.phrase
+    return VoiceLoop(source, sink, segmenter, stt or make_transcriber(v.stt), make_wake(v.wake),
+                     tts or make_synthesizer(v.tts), brain, v, show or (lambda state, detail: None), wake_phrase)
