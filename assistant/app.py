@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .turn.brain import Brain
     from .turn.events import BrainEvent
     from .voice import VoiceLoop
-    from .voice.loop import Show
+    from .voice import Show
 
 
 def recall_settings(config: Config) -> RecallSettings:
@@ -62,4 +62,4 @@ def build_loop(config: Config, brain: Brain, source: AudioSource, sink: AudioSin
         said = [f.value for f in brain.memory.facts(brain.user) if f.key == "wake_word"]
         return said[-1] if said else v.wake.phrase
     return VoiceLoop(source, sink, segmenter, stt or make_transcriber(v.stt), make_wake(v.wake),
-                     tts or make_synthesizer(v.tts), brain, v, show or (lambda state, detail: None), wake_phrase)
+                     tts or make_synthesizer(v.tts), brain, v, show or (lambda shown: None), wake_phrase)

@@ -13,19 +13,21 @@ from ..config import Config
 from ..stt import STTError
 from ..tts import TTSError
 from ..turn.events import BrainEvent
+from ..voice import Shown, State
 from ..wake import WakeError
 from .chat import event_line
 from .chat import run as run_chat
 from .memory_commands import index_backlog
 
-STYLES = {"listening": "dim", "heard": "cyan", "heard (follow-up)": "cyan", "ignored": "dim", "thinking": "dim", "speaking": "magenta",
-          "interrupted": "yellow", "timings": "dim", "ignored while speaking": "dim"}
+STYLES = {State.LISTENING: "dim", State.HEARD: "cyan", State.FOLLOW_UP: "cyan", State.IGNORED: "dim", State.THINKING: "dim",
+          State.SPEAKING: "magenta", State.INTERRUPTED: "yellow", State.TIMINGS: "dim", State.UNHEARD: "dim"}
 
 
 def show_states(console: Console):
     """The loop's states as terminal lines: "[heard] what time is it"."""
-    def show(state: str, detail: str) -> None:
-        console.print(f"[{state}] {detail}".rstrip(), style=STYLES.get(state.split(":")[0]), markup=False,
+    def show(shown: Shown) -> None:
+        label = f"{shown.state.value}: {shown.why}" if shown.why else shown.state.value
+        console.print(f"[{label}] {shown.detail}".rstrip(), style=STYLES[shown.state], markup=False,
                       highlight=False, soft_wrap=True)
     return show
 

@@ -11,6 +11,7 @@ import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Callable, Iterator
 
 import numpy as np
@@ -24,7 +25,30 @@ from ..turn.brain import Brain, Interrupted
 from ..wake import Heard, WakeGate, WakeWord
 from .vad import Segmenter
 
-Show = Callable[[str, str], None]   # (state, detail) for the terminal
+
+
+class State(str, Enum):
+    """What the loop is doing, for the terminal."""
+    LISTENING = "listening"
+    HEARD = "heard"
+    FOLLOW_UP = "heard (follow-up)"        # heard without the wake word, in the window after her reply
+    IGNORED = "ignored"                    # heard, not for her: the detail says why
+    THINKING = "thinking"
+    SPEAKING = "speaking"
+    INTERRUPTED = "interrupted"            # talked over (barge-in): the detail is what she got to say
+    TIMINGS = "timings"
+    UNHEARD = "ignored while speaking"     # barge-in off: said while she spoke
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One state change: the state, what it is about (a transcript, a sentence), and why (for IGNORED)."""
+    state: State
+    detail: str = ""
+    why: str = ""
+
+
+Show = Callable[[Shown], None]
 
 
 @dataclass
@@ -88,7 +112,7 @@ class Mouth:
         self.loop.sink.start(speech)
         if self.timings.first_audio is None:
             self.timings.first_audio = time.perf_counter() - self.t_detected
-            self.loop.show("speaking", sentence)
+            self.loop.show(Shown(State.SPEAKING, sentence))
         self.playing, self.play_started_s = speech, self.loop.segmenter.time_s
 
     def wait(self) -> None:
@@ -122,7 +146,7 @@ class Mouth:
         spoken = " ".join(self.spoken + ([" ".join(heard)] if heard else []))
         self.playing = None
         self.loop.stats.interrupted += 1
-        self.loop.show("interrupted", spoken)
+        self.loop.show(Shown(State.INTERRUPTED, spoken))
         raise Interrupted(spoken)
 
 
@@ -134,7 +158,7 @@ class VoiceLoop:
         configured one."""
         self.source, self.sink, self.segmenter = source, sink, segmenter
         self.stt, self.wake, self.tts, self.brain, self.config = stt, wake, tts, brain, config
-        self.show = show or (lambda state, detail: None)
+        self.show = show or (lambda shown: None)
         self.frames: Iterator[np.ndarray] = source.frames()
         self.pending: deque[Utterance] = deque()
         self.unheard: list[Utterance] = []     # said while she spoke, barge-in off
@@ -188,10 +212,10 @@ class VoiceLoop:
     # -- the loop -------------------------------------------------------------------------------
     def run(self) -> VoiceStats:
         self.source_catch_up()    # what a live microphone recorded while the models loaded is not a request
-        self.show("listening", "")
+        self.show(Shown(State.LISTENING))
         while (utterance := self.next_utterance()) is not None:
             self.handle(utterance)
-            self.show("listening", "")
+            self.show(Shown(State.LISTENING))
         self.sink.finish()
         self.brain.end_session()
         return self.stats
@@ -221,7 +245,7 @@ class VoiceLoop:
             return
         if match is None and not in_window:
             self.stats.ignored.append(text)
-            self.show(f"ignored: {why_ignored(heard)}", text)
+            self.show(Shown(State.IGNORED, text, why_ignored(heard)))
             return
         follow_up = match is None       # let in by the window after her reply, not by her name
         request = match.request if match is not None else text
@@ -240,14 +264,14 @@ class VoiceLoop:
         self.stats.heard.append(request)
         if follow_up:
             self.stats.follow_ups.append(request)
-        self.show("heard (follow-up)" if follow_up else "heard", request)
+        self.show(Shown(State.FOLLOW_UP if follow_up else State.HEARD, request))
         timings = TurnTimings(end_of_speech=end_of_speech_s, stt=stt_s)
         mouth = Mouth(self, t_detected, timings)
         if not request:
             reply_text = self.brain.config.persona.lines.called
             self._speak_line(mouth, reply_text)
         else:
-            self.show("thinking", "")
+            self.show(Shown(State.THINKING))
             reply_text = self.brain.turn(request, on_text=mouth.feed, on_end=mouth.finish).text
         self._show_unheard(phrase)
         timings.memory = self.brain.stats.timings.get("memory_s", 0.0)
@@ -256,7 +280,7 @@ class VoiceLoop:
         self.stats.timings.append(timings)
         self.sink.end_reply()
         self.follow_up_until = self._window(follow_up, reply_text)
-        self.show("timings", timings.line())
+        self.show(Shown(State.TIMINGS, timings.line()))
 
     def _window(self, follow_up: bool, reply: str) -> float:
         """Until when speech needs no wake word. The window opens when her reply ends, for
@@ -273,7 +297,7 @@ class VoiceLoop:
             text = self.stt.transcribe(utterance, hotwords=phrase).text.strip()
             if text:
                 self.stats.ignored_while_speaking.append(text)
-                self.show("ignored while speaking", text)
+                self.show(Shown(State.UNHEARD, text))
 
     def _speak_line(self, mouth: Mouth, text: str) -> None:
         try:
