@@ -13,7 +13,7 @@ for i in range(1, 31):
     for role, text in (("user", f"question {i}: " + "blah " * 10), ("assistant", f"answer {i}: " + "meh " * 20)):
         history.append(Turn(role, text, estimate_tokens(text)))
 budget = BudgetConfig(system=100, memory=50, recall=50, history=300, reply=100)
-messages, _ = assemble(PersonaConfig(system_prompt="You are GLaDOS."), budget, "", [], history, "question 31?")
+messages, _ = assemble(PersonaConfig(system_prompt="You are GLaDOS.", examples=[]), budget, "", [], history, "question 31?")
 print(f"{len(history)} stored messages, history budget {budget.history} tokens")
 for m in messages:
     print(f"    {m['role']:9} {estimate_tokens(m['content']):3} tokens  {m['content'][:24]!r}")

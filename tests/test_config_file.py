@@ -16,18 +16,46 @@ def test_the_project_config_is_the_shipped_one():
     assert load_config().source == str(SHIPPED_CONFIG)
 
 
+def test_each_key_is_documented_once_and_the_shipped_file_and_readme_table_are_made_from_it():
+    """config.py holds each key's default and its one line; config.yaml and the README's table are
+    generated from them (`python -m assistant.config_docs --write`), so they cannot drift apart."""
+    out = subprocess.run([sys.executable, "-m", "assistant.config_docs", "--check"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+
+
+def test_the_shipped_file_holds_exactly_the_built_in_defaults():
+    from assistant.config import Config, _validate
+    assert _validate(SHIPPED_CONFIG, SHIPPED_CONFIG.read_bytes(), {}) == Config()
+
+
+def test_a_changed_default_shows_in_the_generated_file():
+    """The check can fail: a default changed in config.py makes the shipped file out of date."""
+    from assistant import config_docs
+    from assistant.config import Config
+    changed = replace(Config(), voice=replace(Config().voice, min_speech_s=0.1))
+    assert "  min_speech_s: 0.1 " in config_docs.config_yaml(changed)
+    assert config_docs.config_yaml(changed) != SHIPPED_CONFIG.read_text() == config_docs.config_yaml()
+
+
+def test_the_segmenter_defaults_are_the_configs():
+    from assistant.config import VoiceConfig
+    from assistant.voice import VadOptions
+    assert VadOptions() == VadOptions.configured(VoiceConfig(), early_s=0.0)
+
+
 def test_an_installed_copy_without_the_project_reads_its_shipped_defaults(tmp_path):
     """A non-editable install has only the package folders: it must still find the commented defaults."""
     site = tmp_path / "site"
     for package in ("assistant", "memory"):
         shutil.copytree(ROOT / package, site / package, ignore=shutil.ignore_patterns("__pycache__"))
-    code = "from assistant.config import load_config; c = load_config(); print(c.source); print(c.persona.lines.offline)"
+    code = "from assistant.config import load_config; c = load_config(); print(c.source); print(c.persona.system_prompt[:9])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                          env={"PYTHONPATH": str(site), "HOME": str(tmp_path)}, timeout=60)
     assert out.returncode == 0, out.stderr
-    source, offline = out.stdout.splitlines()
-    assert source == str(site / "assistant" / "config.yaml")
-    assert "How fitting" in offline                  # a value from the file, not the built-in default
+    source, prompt = out.stdout.splitlines()
+    assert source == str(site / "assistant" / "config.yaml")     # the file was read, not only built-in defaults
+    assert prompt == "You are G"
 
 
 def test_the_users_own_file_wins_and_chat_names_it(isolated_home):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..audio.base import FRAME
+from ..config import VoiceConfig
 from ..events import RATE, Pause, Utterance
 
 CONTEXT = 64   # samples of the previous frame the model sees, as faster-whisper feeds it
@@ -15,16 +16,17 @@ CONTEXT = 64   # samples of the previous frame the model sees, as faster-whisper
 
 @dataclass(frozen=True)
 class VadOptions:
-    threshold: float = 0.5          # speech probability that starts speech
-    min_speech_s: float = 0.25      # shorter blips are noise
-    end_silence_s: float = 0.6      # this much silence ends an utterance
-    pre_roll_s: float = 0.3         # audio kept from before speech started
-    max_utterance_s: float = 20.0   # cut an utterance that runs on
+    """The segmenter's knobs; the defaults are the config's (config.py documents each), early_s off."""
+    threshold: float = VoiceConfig.vad_threshold
+    min_speech_s: float = VoiceConfig.min_speech_s
+    end_silence_s: float = VoiceConfig.end_silence_s
+    pre_roll_s: float = VoiceConfig.pre_roll_s
+    max_utterance_s: float = VoiceConfig.max_utterance_s
     early_s: float = 0.0            # after this much silence, offer the utterance so far (early_utterance); 0: off
     pause_s: float = 0.15           # a silence this long inside an utterance is kept as a Pause
 
     @classmethod
-    def configured(cls, voice, **changes) -> VadOptions:
+    def configured(cls, voice: VoiceConfig, **changes) -> VadOptions:
         """The segmenter as `voice` in config.yaml describes it (voice: a VoiceConfig), with changes."""
         return replace(cls(voice.vad_threshold, voice.min_speech_s, voice.end_silence_s, voice.pre_roll_s,
                            voice.max_utterance_s, voice.early_stt_s), **changes)

@@ -6,7 +6,7 @@ its best window, and the score is the lowest of theirs, 0 to 1 (three members, t
 near misses, each fooled by a few sentences the others are not; the third was added for "glad" before
 a vowel, "glad all's well", which the first two were as sure of as of her name).
 
-Trained by tests/fixtures/train_name_model.py on synthetic speech only (Piper 'joe' and espeak-ng
+Trained by training/train_name_model.py on synthetic speech only (Piper 'joe' and espeak-ng
 voices that the wake sets do not use), her name said three ways (GLAD-oss, GLAH-dohz, gee-la-DOS).
 It also fires on some ordinary sentences, so it never wakes her by itself: the wake gate uses it only
 to turn down a call the words found whose name did not sound like hers (`voice.wake.name_model`)."""
