@@ -1,7 +1,6 @@
 """The typed events the voice stages hand each other."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,11 +50,9 @@ class Transcript:
     text: str
     utterance: Utterance = field(repr=False)
     stt_s: float = 0.0
-    # How well other wordings fit the same audio: their log-probabilities under the recogniser (the
-    # wake gate asks whether "Glados, ..." fits where it heard "Waddles, ..."). None: it cannot say.
-    rescore: Callable[[Sequence[str]], list[float]] | None = field(default=None, repr=False, compare=False)
-    # When each word of `text` was said, from the same alignment (asked for only when needed). None: it cannot say.
-    timings: Callable[[], tuple[TimedWord, ...]] | None = field(default=None, repr=False, compare=False)
+    # What the recogniser kept of the audio to read it again without hearing it anew (whisper: its encoder's
+    # output), for its `rescore` and `timings`; opaque to everyone else. None: nothing kept.
+    kept: object | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import pytest
 from assistant.audio.base import resample
 from assistant.config import load_config
 from assistant.events import RATE, TimedWord, Transcript, Utterance
+from assistant.stt import Transcriber
 from assistant.wake.gate import WakeGate
 from assistant.wake import TranscriptWakeWord
 from assistant.wake.name_model import NameModel, NameModelMissing, Sounded
@@ -71,7 +72,7 @@ def test_a_gate_whose_name_model_cannot_load_says_what_to_do(monkeypatch):
         WakeGate.configured(None, TranscriptWakeWord(), load_config(None).voice.wake)
 
 
-class _Hears:
+class _Hears(Transcriber):
     """A recogniser that writes her name when told to expect it."""
     concurrent = False
 
@@ -163,7 +164,7 @@ def test_a_wider_search_finds_her_name_when_the_model_is_sure_and_the_words_are_
     assert gate(first, 0.999).hear(speech, "hey glados").match is not None and first.widened == 0
 
 
-class _Timed:
+class _Timed(Transcriber):
     """A recogniser that hears the same words with or without the hotword, knows when each was said
     and scores other wordings: `fits` maps a wording to its log-probability; what it heard scores -5,
     anything else -40."""
@@ -174,9 +175,12 @@ class _Timed:
         self.text, self.fits, self.scored = " ".join(w.text for w in self.words), fits, []
 
     def transcribe(self, utterance, hotwords=None):
-        return Transcript(self.text, utterance, 0.1, self._rescore, lambda: self.words)
+        return Transcript(self.text, utterance, 0.1)
 
-    def _rescore(self, texts):
+    def timings(self, transcript):
+        return self.words
+
+    def rescore(self, transcript, texts):
         self.scored.append(list(texts))
         return [-5.0 if text == self.text else self.fits.get(text, -40.0) for text in texts]
 

@@ -346,10 +346,10 @@ def test_whisper_says_how_sure_it_was_of_each_word(models):
     whisper found it (Piper's clear voice: most words near 1; noise: far less sure of what it wrote)."""
     stt, _ = models
     samples, rate = read_wav(FIXTURES / "wake_facts_piper_16k.wav")
-    clear = stt.transcribe(Utterance(samples, 0.0, len(samples) / rate)).timings()
+    clear = stt.timings(stt.transcribe(Utterance(samples, 0.0, len(samples) / rate)))
     sure = [w.probability for w in clear]
     assert sure and all(p is not None and 0 < p <= 1 for p in sure) and sum(sure) / len(sure) > 0.6
     noise = np.random.default_rng(0).normal(0, 0.3, 3 * RATE).astype(np.float32)
     mumbled = stt.transcribe(Utterance(noise, 0.0, 3.0))
-    words = mumbled.timings() if mumbled.timings is not None and mumbled.text.strip() else ()
+    words = (stt.timings(mumbled) or ()) if mumbled.text.strip() else ()
     assert not words or sum(w.probability for w in words) / len(words) < sum(sure) / len(sure)

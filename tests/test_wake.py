@@ -1,4 +1,5 @@
 """The transcript wake word: mishearings accepted, ordinary sentences rejected (measured)."""
+from assistant.stt import Transcriber
 from assistant.wake import TranscriptWakeWord
 from tests.mining_corpus import CORPUS
 
@@ -87,7 +88,7 @@ def test_the_acoustic_engine_hears_its_own_phrase_in_audio_and_the_transcript_gi
     assert gate.hear(Utterance(talk, 0.0, len(talk) / RATE), "hey glados").match is None
 
 
-class _Hears:
+class _Hears(Transcriber):
     """A recogniser that writes her name when told to expect it, and what was said otherwise."""
     concurrent = False
 
@@ -150,11 +151,7 @@ class _Scores(_Hears):
         super().__init__(heard, heard)
         self.fits, self.scored = fits, []
 
-    def transcribe(self, utterance, hotwords=None):
-        from dataclasses import replace
-        return replace(super().transcribe(utterance, hotwords), rescore=self._rescore)
-
-    def _rescore(self, texts):
+    def rescore(self, transcript, texts):
         self.scored.append(list(texts))
         return [-5.0 if text == self.with_hotword else self.fits.get(text, -40.0) for text in texts]
 
@@ -317,8 +314,10 @@ class _Parts(_Hears):
             heard = self.second_hot if hotwords else self.second
         else:
             heard = self.with_hotword
-        return Transcript(heard, utterance, 0.1, lambda texts: [-5.0 if t == heard else self.fits.get(t, -40.0)
-                                                                 for t in texts])
+        return Transcript(heard, utterance, 0.1)
+
+    def rescore(self, transcript, texts):
+        return [-5.0 if t == transcript.text else self.fits.get(t, -40.0) for t in texts]
 
 
 def test_a_call_after_someone_elses_sentence_in_one_utterance_is_heard_after_the_pause():

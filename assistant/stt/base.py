@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from ..events import Transcript, Utterance
+from collections.abc import Sequence
+
+from ..events import TimedWord, Transcript, Utterance
 
 
 class STTError(Exception):
@@ -20,4 +22,13 @@ class Transcriber(ABC):
     def transcribe_wider(self, utterance: Utterance, hotwords: str | None = None, beam_size: int = 5) -> Transcript | None:
         """The same audio read again, `beam_size` readings searched at once (the wake gate's beam look);
         None: this recogniser cannot."""
+        return None
+
+    def rescore(self, transcript: Transcript, texts: Sequence[str]) -> list[float] | None:
+        """How well other wordings fit the transcript's audio: their log-probabilities under the recogniser
+        (the wake gate asks whether "Glados, ..." fits where it heard "Waddles, ..."). None: it cannot say."""
+        return None
+
+    def timings(self, transcript: Transcript) -> tuple[TimedWord, ...] | None:
+        """When each word of the transcript was said (seconds from the utterance's start). None: it cannot say."""
         return None

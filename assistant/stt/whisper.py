@@ -1,11 +1,11 @@
 """Speech to text with faster-whisper (the bundled tiny.en by default)."""
 from __future__ import annotations
 
-import functools
 import threading
+from collections import OrderedDict
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -38,6 +38,30 @@ def looped(tokens: Sequence[int]) -> bool:
     return len(tokens) >= 12 and 3 * len(set(tokens)) <= len(tokens)
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """What a transcription keeps to read its audio again: the encoder's output for the first 30 s window
+    (copied out of CTranslate2's memory) and how many mel frames of it are the utterance's."""
+    encoded: np.ndarray
+    frames: int
+
+
+def _keeping_model(WhisperModel: type) -> type:
+    """faster-whisper's model, keeping the encoder output of each transcription's first window (per thread)
+    so other wordings of the same audio can be scored without encoding it again."""
+
+    class KeepingWhisperModel(WhisperModel):
+        kept = threading.local()
+
+        def encode(self, features):
+            encoded = super().encode(features)
+            if getattr(self.kept, "encoded", False) is None:      # None: wanted, and this is the first window
+                self.kept.encoded = np.array(encoded, dtype=np.float32)
+            return encoded
+
+    return KeepingWhisperModel
+
+
 class WhisperTranscriber(Transcriber):
     """faster-whisper, fully offline by default. `model`: 'bundled', a local path, or a model name."""
     concurrent = True
@@ -48,15 +72,13 @@ class WhisperTranscriber(Transcriber):
         path = bundled_model_path() if model == "bundled" else model
         try:
             # two workers: the wake gate transcribes with and without the hotword at once
-            self.model = WhisperModel(path, device=device, compute_type=compute_type, num_workers=2)
+            self.model = _keeping_model(WhisperModel)(path, device=device, compute_type=compute_type, num_workers=2)
         except Exception as exc:  # noqa: BLE001 - ctranslate2 raises plain RuntimeError/ValueError
             raise STTError(f"cannot load the speech model {path!r} ({exc}); check voice.stt.model") from exc
         self.beam_size, self.language = beam_size, language
-        # The encoder's output for a transcription's first 30 s window is kept (per thread), so other
-        # wordings of the same audio can be scored without encoding it again (Transcript.rescore).
-        self._kept, self._encode = threading.local(), self.model.encode
-        self.model.encode = self._encode_keeping
         self._tokenizer = None
+        self._timed: OrderedDict[tuple[int, str], tuple[_Kept, tuple[TimedWord, ...]]] = OrderedDict()
+        self._timed_lock = threading.Lock()
 
     def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
         return self._transcribe(utterance, hotwords, self.beam_size)
@@ -66,20 +88,18 @@ class WhisperTranscriber(Transcriber):
 
     def _transcribe(self, utterance: Utterance, hotwords: str | None, beam_size: int) -> Transcript:
         t0 = time.perf_counter()
-        self._kept.encoded = None
+        kept = self.model.kept
+        kept.encoded = None
         limit = min(MAX_TOKENS, max(MIN_TOKENS, int(TOKENS_PER_S * utterance.seconds)))
         segments = self._decode(utterance, hotwords, limit, beam_size)
-        encoded, self._kept.encoded = self._kept.encoded, False     # False: keep no more until the next one
+        encoded, kept.encoded = kept.encoded, False     # False: keep no more until the next one
         if any(looped(s.tokens) for s in segments):
             # A loop: decoded once more, repeats penalised, so the words around it are heard.
             segments = self._decode(utterance, hotwords, limit, beam_size, repetition_penalty=UNLOOP)
         text = " ".join(s.text.strip() for s in segments).strip()
         frames = len(utterance.samples) // HOP
-        rescore = timings = None
-        if encoded is not None and 0 < frames <= WINDOW_FRAMES:
-            rescore = functools.partial(self._rescore, encoded, frames)
-            timings = functools.cache(functools.partial(self._timings, encoded, frames, text))   # aligned once
-        return Transcript(text, utterance, time.perf_counter() - t0, rescore, timings)
+        ok = encoded is not None and 0 < frames <= WINDOW_FRAMES
+        return Transcript(text, utterance, time.perf_counter() - t0, _Kept(encoded, frames) if ok else None)
 
     def _decode(self, utterance: Utterance, hotwords: str | None, limit: int, beam_size: int,
                 repetition_penalty: float = 1.0) -> list:
@@ -90,14 +110,6 @@ class WhisperTranscriber(Transcriber):
             max_new_tokens=limit, repetition_penalty=repetition_penalty)
         return list(segments)
 
-    def _encode_keeping(self, features):
-        encoded = self._encode(features)
-        if getattr(self._kept, "encoded", False) is None:
-            # the first window only, copied out of CTranslate2's memory: kept past this transcription,
-            # it must not hold on to the recogniser's own buffers
-            self._kept.encoded = np.array(encoded, dtype=np.float32)
-        return encoded
-
     def _tokens(self):
         if self._tokenizer is None:
             from faster_whisper.tokenizer import Tokenizer
@@ -106,10 +118,13 @@ class WhisperTranscriber(Transcriber):
                                         language=self.language if multilingual else None)
         return self._tokenizer
 
-    def _rescore(self, encoded, frames: int, texts: Sequence[str]) -> list[float]:
+    def rescore(self, transcript: Transcript, texts: Sequence[str]) -> list[float] | None:
         """Each text's log-probability given the audio, the recogniser forced to write it (the same
-        alignment pass faster-whisper runs for word timings)."""
+        alignment pass faster-whisper runs for word timings), on the encoder output the transcription kept."""
         import ctranslate2
+        if not isinstance(transcript.kept, _Kept):
+            return None
+        encoded, frames = transcript.kept.encoded, transcript.kept.frames
         scores = []
         for text in texts:
             tokens = self._tokens().encode(" " + text.strip())
@@ -122,10 +137,26 @@ class WhisperTranscriber(Transcriber):
             scores.append(float(np.log(probs).sum()))
         return scores
 
-    def _timings(self, encoded, frames: int, text: str) -> tuple[TimedWord, ...]:
-        """When each word of the text was said: faster-whisper's own word alignment (its
-        `word_timestamps`), run on the encoder output kept from the transcription."""
+    def timings(self, transcript: Transcript) -> tuple[TimedWord, ...] | None:
+        """When each word of the transcript was said: faster-whisper's own word alignment (its
+        `word_timestamps`), run on the encoder output kept from the transcription; aligned once."""
+        kept = transcript.kept
+        if not isinstance(kept, _Kept):
+            return None
+        key = (id(kept), transcript.text)
+        with self._timed_lock:
+            if key in self._timed:
+                return self._timed[key][1]
+        words = self._align(kept, transcript.text)
+        with self._timed_lock:
+            self._timed[key] = (kept, words)          # the record is held, so its id is not reused meanwhile
+            while len(self._timed) > 8:
+                self._timed.popitem(last=False)
+        return words
+
+    def _align(self, kept: _Kept, text: str) -> tuple[TimedWord, ...]:
         import ctranslate2
+        encoded, frames = kept.encoded, kept.frames
         tokens = self._tokens().encode(" " + text.strip()) if text.strip() else []
         if not tokens:
             return ()

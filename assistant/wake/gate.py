@@ -60,30 +60,29 @@ def timed_near(timed: tuple[TimedWord, ...], at_s: float) -> list[int]:
     return [i for i, w in enumerate(timed) if w.start_s < hi and w.end_s > lo]
 
 
-def sure_there(heard: Transcript, at_s: float) -> float | None:
+def sure_there(timed: tuple[TimedWord, ...] | None, at_s: float) -> float | None:
     """How sure the recogniser was of the words it wrote where the name model heard her name (ending at
     `at_s`): their mean log-probability (0: certain), or None when it cannot say."""
-    if heard.timings is None:
+    if timed is None:
         return None
-    timed = heard.timings()
     there = [timed[i].probability for i in timed_near(timed, at_s)
              if timed[i].probability is not None and any(c.isalnum() for c in timed[i].text)]
     return sum(math.log(max(p, 1e-6)) for p in there) / len(there) if there else None
 
 
-def said_after(heard: Transcript, at_s: float) -> bool:
+def said_after(timed: tuple[TimedWord, ...] | None, at_s: float) -> bool:
     """Whether the recogniser timed a word beginning after where the name model heard her name (ending at
     `at_s`): something said after it, a request. False when it cannot say."""
-    return heard.timings is not None and any(w.start_s >= at_s and any(c.isalnum() for c in w.text)
-                                             for w in heard.timings())
+    return timed is not None and any(w.start_s >= at_s and any(c.isalnum() for c in w.text) for w in timed)
 
 
-def _fits(heard: Transcript, wordings: list[Wording], first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
+def _fits(stt: Transcriber, heard: Transcript, wordings: list[Wording],
+          first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
     """The wording with her name that best fits the audio, and how much less likely it is than what
     the recogniser wrote (the recogniser scores both)."""
-    if not wordings:
+    scores = stt.rescore(heard, [heard.text.strip()] + [w.text for w in wordings]) if wordings else None
+    if scores is None:
         return None, None
-    scores = heard.rescore([heard.text.strip()] + [w.text for w in wordings])
     best = max(range(len(wordings)), key=lambda i: scores[i + 1])
     # The score stays the words' own closeness (below the threshold: the name check decided).
     return WakeMatch(wordings[best].request, first.score if first else 0.0), scores[best + 1] - scores[0]
@@ -245,9 +244,10 @@ class WakeGate:
         `heard`: the one with the hotword (whisper, told to expect her name, sometimes writes more after it)."""
         if self.name_alone >= 1 or sound.score < self.name_alone or sound.at_s > (self.second_look_s or 2.0):
             return False
-        there = sure_there(plain, sound.at_s)
+        timed = self.stt.timings(plain)
+        there = sure_there(timed, sound.at_s)
         return (there is not None and there < -self.name_alone_unsure
-                and (said_after(plain, sound.at_s) or said_after(heard, sound.at_s))
+                and (said_after(timed, sound.at_s) or said_after(self.stt.timings(heard), sound.at_s))
                 and not self.wake.near_miss(plain.text, phrase))
 
     def invented(self, text: str, plain: str | None, request: str, phrase: str) -> bool:
@@ -306,23 +306,23 @@ class WakeGate:
         audio sounds like, not what whisper was told to expect (wordings made from the hotword's
         transcript as well woke her for "glasses are in the top cupboard" and found no more calls)."""
         text = heard.text.strip()
-        wordings = self.wake.wordings(text, phrase, quick, called) if text and heard.rescore is not None else []
-        return _fits(heard, wordings, first)
+        wordings = self.wake.wordings(text, phrase, quick, called) if text else []
+        return _fits(self.stt, heard, wordings, first)
 
     def _placed(self, heard: Transcript, phrase: str, at_s: float,
                 first: WakeMatch | None) -> tuple[WakeMatch | None, float | None]:
         """Her name in place of one or two of the words timed where the name model heard it, or put in
         between them, scored against the audio as the name check scores its wordings."""
-        if not heard.text.strip() or heard.timings is None or heard.rescore is None:
+        timed = self.stt.timings(heard) if heard.text.strip() else None
+        if timed is None:
             return None, None
-        timed = heard.timings()
         words = [w.text for w in timed]
         near = timed_near(timed, at_s)
         # before, in place of or after each word timed there (a first word's start is often the audio's)
         spans = ({(i, i) for i in near} | {(i + 1, i + 1) for i in near} | {(i, i + 1) for i in near}
                  | {(i, i + 2) for i in near if i + 1 in near})
         wordings = {w.text: w for start, stop in sorted(spans) for w in self.wake.placed(words, start, stop, phrase)}
-        return _fits(heard, list(wordings.values()), first)
+        return _fits(self.stt, heard, list(wordings.values()), first)
 
     def _hear_acoustic(self, utterance: Utterance) -> Heard:
         """The engine hears the phrase in the audio; the words after it are the request."""
