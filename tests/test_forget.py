@@ -30,11 +30,23 @@ def assert_gone(mem, user, word):
     assert word.encode() not in raw_bytes(mem) and lowered.encode() not in raw_bytes(mem)
 
 
+def assert_there(mem, user, word, recalled: bool = True):
+    """The other half of assert_gone: before the forget, the word was stored where it will be looked for,
+    so its absence afterwards means it was deleted, not that it never arrived."""
+    lowered = word.lower()
+    assert any(lowered in f.value.lower() for f in mem.facts(user, history=True))
+    assert (mem.recall(user, word) != []) is recalled
+    fts = mem.db.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?", (f'"{word}"',)).fetchone()[0]
+    assert fts > 0
+    assert word.encode() in raw_bytes(mem) or lowered.encode() in raw_bytes(mem)
+
+
 def test_forget_by_voice_removes_the_fact_everywhere_and_keeps_the_rest(mem, clock):
     mem.observe("ada", "I'm vegetarian, and I'm allergic to Pistachios.")
     mem.add_summary("ada", "s1", "Talked about Pistachios and baking.")
     clock.advance(hours=1)
     mem.observe("ada", "remember that pistachios make me sneeze")
+    assert_there(mem, "ada", "Pistachios")
     mem.observe("ada", "Forget that I'm allergic to pistachios.")
     assert_gone(mem, "ada", "Pistachios")
     assert {(f.key, f.value) for f in mem.facts("ada")} == {("diet", "vegetarian")}
@@ -45,6 +57,8 @@ def test_forget_a_key_with_its_history(mem, clock):
     mem.observe("ada", "I live in Reykjavik")
     clock.advance(days=1)
     mem.observe("ada", "I've moved to Trondheim")
+    assert_there(mem, "ada", "Reykjavik", recalled=False)      # in the history, superseded: never recalled
+    assert_there(mem, "ada", "Trondheim")
     mem.observe("ada", "forget where I live")
     assert_gone(mem, "ada", "Reykjavik")
     assert_gone(mem, "ada", "Trondheim")
@@ -53,6 +67,8 @@ def test_forget_a_key_with_its_history(mem, clock):
 def test_forget_by_id_prefix_and_by_key(mem):
     mem.observe("ada", "My favorite color is vermilion and I live in Quito")
     fact = next(f for f in mem.facts("ada") if f.key == "favorite_color")
+    assert_there(mem, "ada", "vermilion")
+    assert_there(mem, "ada", "Quito")
     assert [c.value for c in mem.forget("ada", fact.id[:8])] == ["vermilion"]
     assert_gone(mem, "ada", "vermilion")
     mem.forget("ada", "location")
@@ -80,6 +96,8 @@ def test_clear_removes_the_user_and_only_that_user(mem):
     mem.observe("ada", "I'm allergic to Quinoa. remember that my locker is Zanzibar")
     mem.add_summary("ada", "s1", "Quinoa talk")
     mem.observe("bob", "I'm allergic to peanuts")
+    assert_there(mem, "ada", "Quinoa")
+    assert_there(mem, "ada", "Zanzibar")
     counts = mem.clear("ada")
     assert counts["facts"] == 2 and counts["messages"] == 1 and counts["summaries"] == 1
     assert_gone(mem, "ada", "Quinoa")

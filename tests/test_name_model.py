@@ -62,14 +62,10 @@ def test_a_broken_weights_file_says_what_to_do(tmp_path):
         NameModel(tmp_path / "half.npz")
 
 
-def test_a_gate_whose_name_model_cannot_load_says_what_to_do(monkeypatch):
+def test_a_gate_whose_name_model_cannot_load_says_what_to_do(tmp_path):
     from assistant.wake import WakeError
-
-    def missing(self, *args, **kwargs):
-        raise NameModelMissing("no such file")
-    monkeypatch.setattr(NameModel, "__init__", missing)
     with pytest.raises(WakeError, match="name_model: 0"):
-        WakeGate.configured(None, TranscriptWakeWord(), load_config(None).voice.wake)
+        WakeGate.configured(None, TranscriptWakeWord(), load_config(None).voice.wake, name_weights=tmp_path / "none.npz")
 
 
 class _Hears(Transcriber):

@@ -156,21 +156,20 @@ def test_vectors_persist_for_another_process(tmp_path):
             ["Mum's flight lands at 6:15 on Sunday at Gatwick"]
 
 
-def test_without_the_model_recall_uses_words_and_says_so_once(tmp_path, monkeypatch, clock):
-    monkeypatch.setattr(embed, "PACKAGE", "no_such_model_package")
-    monkeypatch.setattr(embed, "_loaded", {})
-    with Memory(tmp_path / "n.db", clock=clock) as memory:
-        say(memory, "ada", "the spare key is under the flowerpot")
-        assert texts(memory.recall("ada", "spare key", k=2)) == ["the spare key is under the flowerpot"]
-        assert memory.recall_mode == "words"
-        assert "not installed" in memory.recall_notice and "pip install --no-deps" in memory.recall_notice
-    from assistant.cli import main
-    import io
-    from contextlib import redirect_stderr
-    err = io.StringIO()
-    with redirect_stderr(err):
-        assert main(["memory", "recall", "spare", "key", "--db", str(tmp_path / "n.db"), "--user", "ada"]) == 0
-    assert err.getvalue().count("recall matches words only") == 1
+def test_without_the_model_recall_uses_words_and_says_so_once(tmp_path):
+    """An environment where the sentence model's package is not installed (its name taken by a plain module
+    that holds no model, ahead of site-packages): recall matches words, and says so once, with the fix."""
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / f"{embed.PACKAGE}.py").write_text("")
+    env, db = {"PYTHONPATH": str(shadow)}, str(tmp_path / "n.db")
+    assert glados("memory", "observe", "the spare key is under the flowerpot", "--db", db, "--user", "ada",
+                  env=env).returncode == 0
+    out = glados("memory", "recall", "spare", "key", "--json", "--db", db, "--user", "ada", env=env)
+    assert [r["text"] for r in json.loads(out.stdout)] == ["the spare key is under the flowerpot"]
+    assert out.stderr.count("recall matches words only") == 1 and "pip install --no-deps" in out.stderr
+    with_model = glados("memory", "recall", "spare", "key", "--db", db, "--user", "ada")
+    assert "recall matches words only" not in with_model.stderr         # the shadow was what took it away
 
 
 def test_a_broken_model_file_is_one_line(tmp_path):

@@ -297,8 +297,7 @@ def test_early_transcription_is_used_only_when_nothing_was_said_after_it(tmp_pat
         stats = loop.run()
     # 1.2 s: the utterance once 0.2 s of the pause had passed; 1.8 s: all of it, when speech resumed
     assert stt.heard == ([1.2, 1.8] if resumes else [1.2])
-    assert stats.heard == [f"note {1.8 if resumes else 1.2} seconds"]
-    assert stats.timings[0].stt < 0.5
+    assert stats.heard == [f"note {1.8 if resumes else 1.2} seconds"]    # the early transcript was the one used
 
 
 def test_the_segmenter_keeps_the_pauses_inside_an_utterance():

@@ -30,12 +30,13 @@ import math
 import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..events import RATE, TimedWord, Transcript, Utterance
 from ..stt import Transcriber
 from .base import WakeError, WakeMatch, WakeWord, Wording
 from .features import OpenWakeWordMissing
-from .name_model import NameModel, NameModelMissing, Sounded
+from .name_model import DEFAULT_MODEL, NameModel, NameModelMissing, Sounded
 
 
 WORDS = re.compile(r"[\w']+")
@@ -123,14 +124,14 @@ class WakeGate:
         self._plain = ThreadPoolExecutor(1, thread_name_prefix="plain-stt") if plain_check and stt.concurrent else None
 
     @classmethod
-    def configured(cls, stt: Transcriber, wake: WakeWord, config) -> WakeGate:
-        """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig). The name model is
-        loaded whatever the phrase (it can be changed by voice) and used only while the phrase holds
-        the name it knows."""
+    def configured(cls, stt: Transcriber, wake: WakeWord, config, name_weights: Path = DEFAULT_MODEL) -> WakeGate:
+        """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig). The name model
+        (`name_weights`: its file) is loaded whatever the phrase (it can be changed by voice) and used only
+        while the phrase holds the name it knows."""
         model = None
         if config.name_model > 0 and not wake.acoustic:
             try:
-                model = NameModel()
+                model = NameModel(name_weights)
             except (NameModelMissing, OpenWakeWordMissing) as exc:
                 raise WakeError(f"the name model cannot load ({exc}); run the setup again, or set "
                                 "voice.wake.name_model: 0 to go without it") from exc
