@@ -296,6 +296,9 @@ def test_her_name_mid_sentence_that_whisper_wrote_as_another_word_wakes_her(pipe
 
     config = load_config(None).voice.wake
     stt, wake = WhisperTranscriber(), TranscriptWakeWord(config.threshold)
+    # the second look off: it hears the opening again, and with band-limited resampling it finds her name
+    # in this recording too; this test is about the placement alone
+    config = replace(config, second_look_s=0.0)
     placing = WakeGate.configured(stt, wake, config)
     before = WakeGate.configured(stt, wake, replace(config, name_model_sure=1.0))      # what the gate did before
 
