@@ -13,39 +13,24 @@ from .base import FRAME, AudioFileError, AudioSink, AudioSource, resample
 
 
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
-    """Any WAV (PCM 8/16/24/32-bit or float, any rate, any channels) -> float32 mono and its rate."""
+    """Any WAV (PCM 8/16/24/32-bit or float, any rate, any channels), or other audio FFmpeg reads,
+    -> float32 mono (the channels' mean) at the file's own rate. PyAV (installed with faster-whisper)
+    decodes it."""
+    import av
     try:
-        with open(path, "rb") as fh, wave.open(fh, "rb") as wav:
-            rate, channels, width = wav.getframerate(), wav.getnchannels(), wav.getsampwidth()
-            raw = wav.readframes(wav.getnframes())
-    except wave.Error:
-        return _decode_any(path)      # float or WAVE_FORMAT_EXTENSIBLE, which `wave` cannot read
-    except (OSError, EOFError) as exc:
-        raise AudioFileError(f"cannot read {path} as a WAV file ({exc}); give a PCM .wav file") from exc
-    if width == 1:
-        data = (np.frombuffer(raw, np.uint8).astype(np.float32) - 128) / 128
-    elif width == 2:
-        data = np.frombuffer(raw, "<i2").astype(np.float32) / 32768
-    elif width == 3:
-        b = np.frombuffer(raw, np.uint8).reshape(-1, 3).astype(np.int32)
-        data = ((b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)) << 8 >> 8).astype(np.float32) / 8388608
-    elif width == 4:
-        data = np.frombuffer(raw, "<i4").astype(np.float32) / 2147483648
-    else:
-        raise AudioFileError(f"{path}: {width * 8}-bit samples are not supported; use 16-bit PCM")
-    if channels > 1:
-        data = data[: len(data) // channels * channels].reshape(-1, channels).mean(axis=1)
-    return data, rate
-
-
-def _decode_any(path: str | Path) -> tuple[np.ndarray, int]:
-    """PyAV (installed with faster-whisper) decodes what `wave` cannot: 32-bit float WAV and more."""
-    try:
-        from faster_whisper import decode_audio
-        return decode_audio(str(path), sampling_rate=RATE).astype(np.float32), RATE
-    except Exception as exc:  # noqa: BLE001 - PyAV raises many error types for a bad file
-        raise AudioFileError(f"cannot read {path} as a WAV or other audio file ({type(exc).__name__}); "
-                             f"give a .wav recording") from exc
+        with av.open(str(path)) as container:
+            stream = container.streams.audio[0]
+            rate = stream.codec_context.sample_rate
+            # planar float at the file's own rate and layout: one row per channel, averaged below
+            convert = av.AudioResampler(format="fltp", layout=stream.layout.name, rate=rate)
+            blocks = [out.to_ndarray() for frame in container.decode(stream) for out in convert.resample(frame)]
+            blocks += [out.to_ndarray() for out in convert.resample(None)]
+    except (av.FFmpegError, OSError, IndexError, ValueError) as exc:
+        why = "no sound in it" if isinstance(exc, IndexError) else (getattr(exc, "strerror", None) or type(exc).__name__)
+        raise AudioFileError(f"cannot read {path} as a WAV or other audio file ({why}); give a .wav recording") from exc
+    if not blocks:
+        return np.zeros(0, np.float32), rate
+    return np.concatenate(blocks, axis=1).mean(axis=0).astype(np.float32), rate
 
 
 def write_wav(path: str | Path, samples: np.ndarray, rate: int) -> None:
