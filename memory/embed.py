@@ -56,7 +56,10 @@ def missing() -> str | None:
 
 
 def _safetensors(blob: bytes) -> dict[str, np.ndarray]:
-    """The safetensors format: an 8-byte header length, a JSON header, then raw little-endian arrays."""
+    """The safetensors format: an 8-byte header length, a JSON header, then raw little-endian arrays.
+    Views into the blob, not copies: `safetensors.numpy.load` gives the same arrays but copies all 91 MB
+    (60-68 ms against 0.7 ms here, and twice the memory at the peak of loading), and it would be the
+    memory plugin's one compiled dependency."""
     (size,) = struct.unpack("<Q", blob[:8])
     header = json.loads(blob[8:8 + size])
     kinds = {"F32": np.float32, "F16": np.float16, "I64": np.int64}
