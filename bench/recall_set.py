@@ -1,4 +1,4 @@
-"""The labelled recall set behind `glados eval`, written for this project (no dataset sentences).
+"""The labelled recall set behind `bench/recall_eval.py`, written for this project (no dataset sentences).
 
 Each target is something a user said once (or restated), with two questions asked about it later:
 one that shares its words, one that means the same in other words. The store around them is built

@@ -7,7 +7,7 @@ The set (tests/fixtures/wake_sentences.py: 106 household sentences, 25 of them n
 "hey glad to see you", "Gladys", "hey Google"; 24 calls) is spoken by make_fixtures.py --wake-set
 into DIR (default bench/.wakeset) when it is not there yet: Piper at three rates and two pitches,
 and espeak-ng's voices when installed. Each recording goes through the voice loop's own gate
-(assistant/gate.py): tiny.en with the wake phrase as hotword, the transcript matcher, and the
+(assistant/wake/gate.py): tiny.en with the wake phrase as hotword, the transcript matcher, and the
 second look at the opening, the plain check (the same audio without the hotword: a call that
 then names someone else, "hey Gladys", is not hers) and the name check (her name in place of the
 words heard, scored against the audio). The configured threshold and name margin are marked.

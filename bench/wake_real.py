@@ -16,7 +16,7 @@ read offline after that:
   while I try that extension", "You have no messages"), the length of a request to her.
 
 Each recording is brought to a microphone's level (peak 0.5: the meetings peak at 0.08), cut into
-utterances by the voice loop's own segmenter and heard by the loop's own gate (assistant/gate.py,
+utterances by the voice loop's own segmenter and heard by the loop's own gate (assistant/wake/gate.py,
 as config.yaml sets it). Nobody in them calls her, so every wake is a false accept. The table counts
 them per 100 utterances (the target: at most 1), and how often the name model was sure of her name
 ("model 0.93+": `name_model_sure`) or all but certain of it (`name_alone`), and whisper unsure of the

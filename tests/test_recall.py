@@ -1,5 +1,5 @@
 """Recall: the whole history by words (stems), meaning as well as words, restatements, decay,
-deletion that reaches the vectors, and the floor of `glados eval`."""
+deletion that reaches the vectors, and the floor of `bench/recall_eval.py`."""
 from __future__ import annotations
 
 import json

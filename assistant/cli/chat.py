@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from datetime import datetime
 from typing import Callable, Iterator, TextIO
 
 from rich.console import Console
@@ -16,8 +14,8 @@ from ..app import build_brain
 from ..config import Config
 from ..llm import LLMError, ModelMissing
 from ..turn.brain import Brain
-from ..turn.consolidation import Consolidation
-from ..turn.events import BrainEvent, Consolidated, Degraded, RecalledNote, Remembered, ToolUsed
+from ..turn.events import BrainEvent
+from .show import event_line
 from .memory_commands import CLEAR_QUESTION, LEGEND, cleared, describe, facts_table, index_backlog, recall_line
 
 HELP = """commands:
@@ -198,48 +196,6 @@ def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator
         if not line:
             return
         yield line
-
-
-def event_line(event: BrainEvent) -> tuple[str, str] | None:
-    """A brain event as (text, style) for the terminal; the chat and the voice loop both print these."""
-    if isinstance(event, RecalledNote):
-        return f"[recalled: {excerpt(event.text)} ({day(event.date)})]", "dim"
-    if isinstance(event, ToolUsed):
-        return f"[memory tool {event.name}({event.arguments})]", "dim"
-    if isinstance(event, Remembered):
-        return f"[remembered {event.change.key}: {event.change.value} ({event.change.kind})]", "dim"
-    if isinstance(event, Degraded):
-        return f"[{event.why}]", "yellow"
-    if isinstance(event, Consolidated):
-        return consolidation_line(event.result), "dim"
-    return None
-
-
-def excerpt(text: str, words: int = 8) -> str:
-    """The first words of a message, quoted: '"I ran a charity race for mental health ..."'."""
-    said = text.split()
-    return json.dumps(" ".join(said[:words]) + (" ..." if len(said) > words else ""), ensure_ascii=False)
-
-
-def day(date: str) -> str:
-    """'2026-05-12' -> '12 May 2026'."""
-    try:
-        moment = datetime.strptime(date[:10], "%Y-%m-%d")
-        return f"{moment.day} {moment:%b %Y}"
-    except ValueError:
-        return date
-
-
-def consolidation_line(result: Consolidation) -> str:
-    """"[the model read the session: kept job: nurse; rejected likes: skydiving (...)]"."""
-    if result.error:
-        return f"[the model's reading of the session was unusable ({result.error}); nothing from it stored]"
-    kept = [f"{v.proposal.key}: {v.proposal.value}" for v in result.stored]
-    dropped = [f"{v.proposal.key}: {v.proposal.value} ({v.reason})" for v in result.rejected]
-    parts = [f"kept {'; '.join(kept)}" if kept else "kept nothing new"]
-    if dropped:
-        parts.append(f"rejected {'; '.join(dropped)}")
-    return f"[the model read the session: {' | '.join(parts)}]"
 
 
 def run(args: argparse.Namespace, config: Config, user: str, console: Console,

@@ -14,7 +14,7 @@ from memory import Memory, MemoryStoreError, NoMemoryYet, UnknownKey, embedder_m
 from .. import app, logs
 from ..config import Config, ConfigError, load_config
 from ..errors import AudioError
-from . import memory_commands as memory_cli
+from . import memory_commands
 
 # The chat and the voice loop import the model client and the audio stack; `glados memory ...`
 # needs neither, so they are imported only when their command runs (start-up stays fast).
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     voice.add_argument("--output", type=Path, help="write everything spoken to this WAV file")
     voice.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
     sub.add_parser("chat", parents=[common], help="typed chat with the same brain and memory")
-    memory_cli.add_parser(sub, common)
+    memory_commands.add_parser(sub, common)
     return parser
 
 
@@ -59,7 +59,7 @@ def open_memory(config: Config, db: Path | None, recalls: bool = True, create: b
 
 def _memory_command(args: argparse.Namespace, config: Config, user: str, console: Console, err: Console) -> int:
     """`glados memory ...`; a reading command creates no database: it says there is no memory yet."""
-    writes = args.memory_command in memory_cli.WRITING
+    writes = args.memory_command in memory_commands.WRITING
     try:
         memory = open_memory(config, getattr(args, "db", None), recalls=args.memory_command == "recall",
                              create=writes)
@@ -69,7 +69,7 @@ def _memory_command(args: argparse.Namespace, config: Config, user: str, console
             print("[]")
         return 1 if args.memory_command in ("forget", "clear", "index") else 0
     with memory:
-        return memory_cli.run(args, memory, user, console, config)
+        return memory_commands.run(args, memory, user, console, config)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config(getattr(args, "config", None))
         if getattr(args, "user", None) is not None and not args.user.strip():
-            raise memory_cli.UsageError("--user needs a name (leave it out for the configured user)")
+            raise memory_commands.UsageError("--user needs a name (leave it out for the configured user)")
         user = getattr(args, "user", None) or config.user
         if args.command == "memory":
             return _memory_command(args, config, user, console, err)
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             return chat.run(args, config, user, console, lambda: open_memory(config, db))
         from . import voice
         return voice.run(args, config, user, console, lambda: open_memory(config, db))
-    except (ConfigError, MemoryStoreError, UnknownKey, memory_cli.UsageError, AudioError) as exc:
+    except (ConfigError, MemoryStoreError, UnknownKey, memory_commands.UsageError, AudioError) as exc:
         log.warning("%s: %s", type(exc).__name__, exc)
         err.print(f"glados: {exc}", markup=False)
         return 1

@@ -15,9 +15,9 @@ from ..tts import TTSError
 from ..turn.events import BrainEvent
 from ..voice import Shown, State
 from ..wake import WakeError
-from .chat import event_line
 from .chat import run as run_chat
 from .memory_commands import index_backlog
+from .show import event_line
 
 STYLES = {State.LISTENING: "dim", State.HEARD: "cyan", State.FOLLOW_UP: "cyan", State.IGNORED: "dim", State.THINKING: "dim",
           State.SPEAKING: "magenta", State.INTERRUPTED: "yellow", State.TIMINGS: "dim", State.UNHEARD: "dim"}

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable, Literal, Sequence
 
-from memory import FactChange, Memory, MemoryStoreError, Message, Observation, Recalled, new_session_id, utc_now
+from memory import FactChange, Memory, MemoryStoreError, Observation, Recalled, new_session_id, utc_now
 
 from . import commands, consolidation, prompt, summary, tools
 from ..config import Config
 from ..llm import LLM, LLMError, LLMUnavailable, ModelMissing
-from .events import (BrainEvent, Consolidated, Degraded, EventSink, RecalledNote, Remembered, SessionStarted,
+from .events import (Consolidated, Degraded, EventSink, RecalledNote, Remembered, SessionStarted,
                      Summarised, ToolUsed)
 
 log = logging.getLogger("glados.brain")
