@@ -13,7 +13,7 @@ LAYERS = {
     "audio": 1, "llm": 1, "stt": 1, "tts": 1,
     "wake": 2, "turn": 2,
     "voice": 3,
-    "app": 4, "config_docs": 4,
+    "app": 4,
     "cli": 5,
 }
 

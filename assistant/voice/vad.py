@@ -16,7 +16,7 @@ CONTEXT = 64   # samples of the previous frame the model sees, as faster-whisper
 
 @dataclass(frozen=True)
 class VadOptions:
-    """The segmenter's knobs; the defaults are the config's (config.py documents each), early_s off."""
+    """The segmenter's knobs; the defaults are the config's (config/sections.py documents each), early_s off."""
     threshold: float = VoiceConfig.vad_threshold
     min_speech_s: float = VoiceConfig.min_speech_s
     end_silence_s: float = VoiceConfig.end_silence_s

@@ -1,41 +1,26 @@
-"""The one place that reads config.yaml and the environment, and validates both.
+"""The config's sections: every key, its default, its limits and its one line of documentation.
 
-Order: built-in defaults < config file < environment (GLADOS_DB, GLADOS_USER, OLLAMA_HOST,
-OLLAMA_MODEL, MEMORY_WINDOW) < command line. The config file is --config, else GLADOS_CONFIG,
-else the user's own (~/.config/glados/config.yaml on Linux) when it exists, else the commented
-defaults shipped inside the package (assistant/config.yaml; the project's config.yaml links to it).
-An invalid value is reported with its key and what is allowed.
+The sections are plain frozen dataclasses: building them costs nothing at start-up. pydantic checks them
+(the limits in the annotations, unknown keys refused) only when a file or an override is read
+(load.py); the shipped config.yaml and the README's table are made from the doc(...) lines (docs.py).
 """
 from __future__ import annotations
 
-import hashlib
-import os
-import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Mapping
+from typing import TYPE_CHECKING, Annotated
 
-from platformdirs import user_cache_dir, user_config_dir, user_data_dir
+from platformdirs import user_data_dir
 
 if TYPE_CHECKING:
-    from pydantic import Field      # named in the annotations; _validate imports it where they are resolved
+    from pydantic import Field      # named in the annotations; load.py puts it here when they are resolved
 
-SHIPPED_CONFIG = Path(__file__).resolve().with_name("config.yaml")   # package data: every key, commented
-
-
-class ConfigError(Exception):
-    """The config file or an environment override is invalid; the message names the key."""
-
-
-# The sections are plain frozen dataclasses: building them costs nothing at start-up. pydantic checks
-# them (the Field(...) constraints in the annotations, unknown keys refused) only when a file or an
-# override is read, in _validate; a start with unchanged inputs skips even that (the snapshot).
 STRICT = {"extra": "forbid"}
 
 
 def doc(text: str, **limits) -> "Field":
     """A key's one line of documentation (the shipped config.yaml and the README's table are made from
-    these: `python -m assistant.config_docs --write`), with pydantic's limits on its value."""
+    these: `python -m assistant.config.docs --write`), with pydantic's limits on its value."""
     return Field(description=text, **limits)
 
 
@@ -221,16 +206,6 @@ class TTSConfig:
     length_scale: Annotated[float | None, doc("above 1 speaks slower; null: the voice's own", gt=0, le=5)] = None
 
 
-# Flat keys of earlier config files, still read: (old key) -> (block, new key).
-_OLD_VOICE_KEYS = {
-    "wake_word": ("wake", "phrase"), "wake_threshold": ("wake", "threshold"),
-    "wake_second_look_s": ("wake", "second_look_s"),
-    "stt_model": ("stt", "model"), "stt_device": ("stt", "device"), "stt_compute_type": ("stt", "compute_type"),
-    "stt_beam_size": ("stt", "beam_size"),
-    "tts_model": ("tts", "model"), "tts_config": ("tts", "config"), "tts_length_scale": ("tts", "length_scale"),
-}
-
-
 @dataclass(frozen=True)
 class VoiceConfig:
     """The voice loop."""
@@ -276,158 +251,3 @@ class Config:
         if self.database is not None:
             return self.database.expanduser()
         return Path(user_data_dir("glados", appauthor=False)) / "memory.db"
-
-
-ENV_OVERRIDES = {
-    "GLADOS_DB": ("database",),
-    "GLADOS_USER": ("user",),
-    "OLLAMA_HOST": ("llm", "host"),
-    "OLLAMA_MODEL": ("llm", "model"),
-    "MEMORY_WINDOW": ("memory", "recent_window"),
-}
-
-
-def _one_line(exc: Exception) -> str:
-    """A YAML error as one line: what is wrong, and where."""
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    return f"{problem} at line {mark.line + 1}, column {mark.column + 1}" if mark else " ".join(str(problem).split())
-
-
-def user_config_file() -> Path:
-    return Path(user_config_dir("glados", appauthor=False)) / "config.yaml"
-
-
-def config_file(path: str | Path | None = None, env: Mapping[str, str] = os.environ) -> tuple[Path | None, bool]:
-    """The config file to read, and whether the user named it (then it must exist)."""
-    if path:
-        return Path(path), True
-    if env.get("GLADOS_CONFIG"):
-        return Path(env["GLADOS_CONFIG"]), True
-    mine = user_config_file()
-    if mine.exists():
-        return mine, False
-    return (SHIPPED_CONFIG if SHIPPED_CONFIG.exists() else None), False
-
-
-def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.environ) -> Config:
-    """Defaults, then the file, then the environment; raises ConfigError naming the bad key.
-
-    A validated config is kept as a snapshot in the user's cache folder, keyed by the file's bytes,
-    the overrides and this module; the next start with the same inputs rebuilds it without parsing
-    YAML or building validators (a third of `glados memory list`'s start-up)."""
-    path, named = config_file(path, env)
-    raw: bytes | None = None
-    if path is not None and path.exists():
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ConfigError(f"cannot read {path} ({exc.strerror}); fix its permissions or unset GLADOS_CONFIG") from exc
-    elif named:
-        raise ConfigError(f"config file {path} does not exist; fix GLADOS_CONFIG or --config")
-    else:
-        path = None
-    overrides = {name: env[name] for name in ENV_OVERRIDES if env.get(name)}
-    key = _snapshot_key(path, raw, overrides)
-    config = _from_snapshot(key)
-    if config is None:
-        config = _validate(path, raw, overrides)
-        _save_snapshot(key, config)
-    object.__setattr__(config, "_source", path)
-    return config
-
-
-def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]) -> Config:
-    data: dict = {}
-    if raw is not None:
-        import yaml
-        # libyaml's safe loader when PyYAML has it (ten times faster on the commented config)
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        try:
-            data = yaml.load(raw.decode("utf-8"), Loader=loader) or {}
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path} is not valid YAML ({_one_line(exc)}); fix the file or unset GLADOS_CONFIG") from exc
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
-    if isinstance(data.get("voice"), dict):
-        data["voice"] = _old_voice_keys(data["voice"])
-    for name, value in overrides.items():
-        keys = ENV_OVERRIDES[name]
-        target = data
-        for key in keys[:-1]:
-            target = target.setdefault(key, {}) if isinstance(target.get(key, {}), dict) else {}
-        target[keys[-1]] = value
-    from pydantic import Field, TypeAdapter, ValidationError
-    globals()["Field"] = Field         # the annotations name it; pydantic resolves them in this module
-    try:
-        return TypeAdapter(Config).validate_python(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        env_name = next((n for n in overrides if ".".join(ENV_OVERRIDES[n]) == where), None)
-        origin = f" (from {env_name})" if env_name else f" in {path}"
-        if first["type"] in ("unexpected_keyword_argument", "extra_forbidden"):
-            raise ConfigError(f"unknown config key '{where}'{origin}; see the shipped {SHIPPED_CONFIG.name} for the keys") from exc
-        what = first["msg"].removeprefix("Value error, ")
-        raise ConfigError(f"config key '{where}'{origin}: {what} (got {first.get('input')!r})") from exc
-
-
-def _old_voice_keys(voice: dict) -> dict:
-    """voice.stt_model and the like (earlier files) go to voice.stt.model."""
-    voice = dict(voice)
-    for old, (block, key) in _OLD_VOICE_KEYS.items():
-        if old in voice:
-            section = voice.get(block)
-            section = dict(section) if isinstance(section, dict) else {}
-            section.setdefault(key, voice.pop(old))
-            voice[block] = section
-    return voice
-
-
-# --- the snapshot: a validated config, rebuilt without validation when nothing it came from changed
-
-def snapshot_file() -> Path:
-    return Path(user_cache_dir("glados", appauthor=False)) / "config-snapshot.pickle"
-
-
-def _snapshot_key(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]) -> bytes:
-    code = Path(__file__).stat()
-    digest = hashlib.sha256(f"{code.st_mtime_ns}:{code.st_size}:{path}:{sorted(overrides.items())}".encode())
-    digest.update(raw or b"")
-    return digest.digest()
-
-
-class _SnapshotReader(pickle.Unpickler):
-    """Loads this module's sections and paths, nothing else: a snapshot cannot name other code."""
-
-    def find_class(self, module: str, name: str) -> type:
-        if (module == __name__ and isinstance(globals().get(name), type)) or \
-                (module == "pathlib" and name in ("Path", "PosixPath", "WindowsPath")):
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not part of a config")
-
-
-def _from_snapshot(key: bytes) -> Config | None:
-    try:
-        with open(snapshot_file(), "rb") as saved:
-            if saved.read(len(key)) != key:
-                return None
-            config = _SnapshotReader(saved).load()
-        return config if isinstance(config, Config) else None
-    except Exception:  # noqa: BLE001 - a cache: missing, torn (pickle raises many kinds) or old, it is rebuilt
-        return None
-
-
-def _save_snapshot(key: bytes, config: Config) -> None:
-    """Best effort and private (it may hold a host name); a read-only home only costs speed."""
-    target = snapshot_file()
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temp = target.with_name(f".{target.name}.{os.getpid()}")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(key)
-            pickle.dump(config, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temp, target)
-    except (OSError, pickle.PicklingError):
-        pass

@@ -1,6 +1,6 @@
-"""The config's documentation, made from one source: each key's default and one-line `doc(...)` in config.py.
+"""The config's documentation, made from one source: each key's default and one-line `doc(...)` in sections.py.
 
-`python -m assistant.config_docs --write` writes the shipped config.yaml and the README's table of the
+`python -m assistant.config.docs --write` writes the shipped config.yaml and the README's table of the
 keys that matter; `--check` exits 1 when either is out of date (tests/test_config_file.py runs it).
 """
 from __future__ import annotations
@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import config as C
+from . import sections as C
+from .load import SHIPPED_CONFIG
 
-README = Path(__file__).resolve().parent.parent / "README.md"
-TABLE_START, TABLE_END = "<!-- config table: made by python -m assistant.config_docs --write -->", "<!-- end of config table -->"
+README = Path(__file__).resolve().parents[2] / "README.md"
+TABLE_START, TABLE_END = "<!-- config table: made by python -m assistant.config.docs --write -->", "<!-- end of config table -->"
 COMMENT_AT = 28          # the column comments start at in config.yaml
 
 # The keys that matter to most users: the README's table. Every key is in config.yaml.
@@ -30,7 +31,7 @@ HEADLINE = (
 
 HEADER = """\
 # GLaDOS assistant configuration: every key, its default and what it does.
-# Made from assistant/config.py by `python -m assistant.config_docs --write`; copy it to
+# Made from assistant/config/sections.py by `python -m assistant.config.docs --write`; copy it to
 # ~/.config/glados/config.yaml (Linux) and change what you like there.
 # Environment overrides: GLADOS_CONFIG (this file's path), GLADOS_DB, GLADOS_USER, OLLAMA_HOST,
 # OLLAMA_MODEL, MEMORY_WINDOW. Command-line flags (--user, --db) win over both.
@@ -58,7 +59,7 @@ def _doc_of(hint: Any) -> str:
 
 
 def keys(cls: type = C.Config, prefix: str = "") -> list[Key]:
-    """Every leaf key with its default and doc, in the order config.py declares them."""
+    """Every leaf key with its default and doc, in the order sections.py declares them."""
     out: list[Key] = []
     hints, defaults = _hints(cls), cls()
     for f in dataclasses.fields(cls):
@@ -155,10 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     missing = undocumented()
     if missing:
-        print(f"config keys without doc(...) in config.py: {', '.join(missing)}", file=sys.stderr)
+        print(f"config keys without doc(...) in sections.py: {', '.join(missing)}", file=sys.stderr)
         return 1
     readme = README.read_text()
-    wanted = {C.SHIPPED_CONFIG: config_yaml(), README: readme_with_table(readme)}
+    wanted = {SHIPPED_CONFIG: config_yaml(), README: readme_with_table(readme)}
     stale = [path for path, text in wanted.items() if path.read_text() != text]
     if args.write:
         for path in stale:
@@ -166,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {path}")
         return 0
     for path in stale:
-        print(f"{path} is out of date: run python -m assistant.config_docs --write", file=sys.stderr)
+        print(f"{path} is out of date: run python -m assistant.config.docs --write", file=sys.stderr)
     return 1 if stale else 0
 
 
