@@ -14,7 +14,8 @@ LAYERS = {
     "wake": 2, "turn": 2,
     "voice": 3,
     "app": 4,
-    "cli": 5,
+    "serve": 5,
+    "cli": 6,
 }
 
 

@@ -15,7 +15,7 @@ from memory import Fact, FactChange, Memory, Recalled
 
 from ..config import Config
 
-WRITING = ("observe", "import")    # the memory commands that may create the database file
+WRITING = ("observe", "import", "mcp")    # the memory commands that may create the database file
 LEGEND = "* pinned: always in her memory, whatever the cap (allergies, diet, health)"
 SYMBOLS = {"added": "+", "superseded": "~", "reconfirmed": "=", "retracted": "-", "forgotten": "x"}
 
@@ -52,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     e.add_argument("--output", "-o", type=Path, help="write to a file instead of standard output")
     i = msub.add_parser("import", parents=[common], help="add the contents of an export file")
     i.add_argument("file", type=Path)
+    msub.add_parser("mcp", parents=[common], help="serve the memory to another assistant over MCP (stdio)")
 
 
 def describe(change: FactChange) -> str:
@@ -163,6 +164,9 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
             console.print("stored the message; no facts in it", markup=False)
     elif cmd == "list":
         return _list(args, memory, user, console)
+    elif cmd == "mcp":
+        from ..serve.mcp import serve      # the MCP SDK loads only for this command
+        serve(memory, config, user)
     elif cmd == "context":
         m = config.memory
         block = memory.load_context(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))

@@ -41,6 +41,15 @@ class Reply:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class Noted:
+    """A user message taken in: stored in its session, mined, and, for a memory command, answered from
+    memory (`answer`; None: the message is for the model)."""
+    session: str
+    observation: Observation
+    answer: commands.CommandReply | None
+
+
 @dataclass
 class Stats:
     turns: int = 0
@@ -149,31 +158,62 @@ class Brain:
         except MemoryStoreError as exc:       # a read-only or full database: recall still works by words
             log.warning("could not index messages for recall: %s", exc)
 
-    def _turn(self, text: str, on_text: TextSink, on_end: Callable[[], None]) -> Reply:
+    # -- the memory path every front end shares (the chat, the voice loop, the MCP server, the proxy)
+    def note(self, text: str) -> Noted:
+        """Take in one user message: store it in the session, mine it, and answer a memory command
+        ("forget ...", "what do you remember about me") from memory. A question about the user is left
+        for the model (`answer` None); `answer_from_facts` answers it when the model is down."""
         session = self._touch()
-        log.debug("turn in session %s: %r", session, text)
-        self.stats.turns += 1
-        self.stats.timings = {}
-        started = time.perf_counter()
+        log.debug("message in session %s: %r", session, text)
         observation = self.memory.observe(self.user, text, session=session)
         command = observation.parsed.command
         if command is not None and command.kind != "ask":
-            return self._from_memory(session, observation, started, on_text, on_end)
+            return Noted(session, observation, commands.reply(self.memory, self.user, observation,
+                                                              self.config.persona.lines))
         for change in observation.changes:
             self.on_event(Remembered(change))
-        if not self.online and self.connect() is not None:
-            if command is not None:   # a question about the user, model down: her facts answer it
-                return self._from_memory(session, observation, started, on_text, on_end)
-            return self._offline(on_text, on_end, observation.changes)
+        return Noted(session, observation, None)
+
+    def answer_from_facts(self, noted: Noted) -> commands.CommandReply | None:
+        """A question about the user ("where do I live?") answered from the facts, for when the model is
+        down; None when the message is not such a question."""
+        command = noted.observation.parsed.command
+        if command is None:
+            return None
+        return commands.reply(self.memory, self.user, noted.observation, self.config.persona.lines)
+
+    def recall_for(self, text: str, session: str, carried: int) -> tuple[str, list[Recalled]]:
+        """The memory block and the earlier messages recalled for `text`. Recall skips the session's
+        `carried` newest messages before this one (the request already holds them), so a message that has
+        left the window can still be recalled."""
         mem = self.config.memory
-        history = prompt.fit_history(self._history(session, before=observation.message_id),
-                                     self.config.budget, text)
-        # Recall skips exactly what the prompt already carries (the history and this message), so a
-        # message of this session that has left the window can still be recalled.
         recalled = self.memory.recall(self.user, text, k=mem.recall_k, session=session,
-                                      recent_window=len(history) + 1, candidates=mem.recall_candidates)
+                                      recent_window=carried + 1, candidates=mem.recall_candidates)
         block = self.memory.load_context(self.user, mem.max_facts, mem.max_summaries,
                                          min(mem.context_tokens, self.config.budget.memory))
+        return block, recalled
+
+    def log_reply(self, session: str, text: str, interrupted: bool = False) -> None:
+        """Her reply, as said (or as far as it got), into the session's log."""
+        if text.strip():
+            self.memory.log(self.user, session, "assistant", text.strip(), interrupted=interrupted)
+
+    def _turn(self, text: str, on_text: TextSink, on_end: Callable[[], None]) -> Reply:
+        self.stats.turns += 1
+        self.stats.timings = {}
+        started = time.perf_counter()
+        noted = self.note(text)
+        session, observation = noted.session, noted.observation
+        if noted.answer is not None:
+            return self._from_memory(session, noted.answer, started, on_text, on_end)
+        if not self.online and self.connect() is not None:
+            answer = self.answer_from_facts(noted)
+            if answer is not None:   # a question about the user, model down: her facts answer it
+                return self._from_memory(session, answer, started, on_text, on_end)
+            return self._offline(on_text, on_end, observation.changes)
+        history = prompt.fit_history(self._history(session, before=observation.message_id),
+                                     self.config.budget, text)
+        block, recalled = self.recall_for(text, session, carried=len(history))
         messages, used = prompt.assemble(self.config.persona, self.config.budget, block, recalled, history, text)
         self.stats.timings["memory_s"] = time.perf_counter() - started
         for r in used:
@@ -181,9 +221,8 @@ class Brain:
         self._message_id = observation.message_id
         return self._generate(session, messages, tuple(used), on_text, on_end)
 
-    def _from_memory(self, session: str, observation: Observation, started: float, on_text: TextSink,
+    def _from_memory(self, session: str, command: commands.CommandReply, started: float, on_text: TextSink,
                      on_end: Callable[[], None]) -> Reply:
-        command = commands.reply(self.memory, self.user, observation, self.config.persona.lines)
         self.stats.timings["memory_s"] = time.perf_counter() - started
         return self._say_command(session, command, on_text, on_end)
 
@@ -195,11 +234,15 @@ class Brain:
             on_end()
         except Interrupted as exc:
             spoken, interrupted = exc.spoken, True
-        # A forget's confirmation is stored redacted, whatever part of it was heard.
-        stored = command.stored if command.kind == "forget" else spoken
-        if stored.strip():
-            self.memory.log(self.user, session, "assistant", stored, interrupted=interrupted)
+        self.record_answer(session, command, spoken, interrupted)
         return Reply(spoken, "memory", interrupted=interrupted)
+
+    def record_answer(self, session: str, answer: commands.CommandReply, spoken: str | None = None,
+                      interrupted: bool = False) -> None:
+        """Her answer from memory into the log (`spoken`: as far as it was said). A forget's confirmation is
+        stored redacted, whatever part of it was heard."""
+        self.log_reply(session, answer.stored if answer.kind == "forget" else answer.text if spoken is None else spoken,
+                       interrupted)
 
     def _history(self, session: str, before: int) -> list[prompt.Turn]:
         """The session's recent turns before message `before` (the one being answered)."""
@@ -272,6 +315,4 @@ class Brain:
         return out
 
     def _store(self, session: str, parts: list[str], interrupted: bool) -> None:
-        text = "".join(parts).strip()
-        if text:
-            self.memory.log(self.user, session, "assistant", text, interrupted=interrupted)
+        self.log_reply(session, "".join(parts), interrupted)

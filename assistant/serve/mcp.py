@@ -1,0 +1,222 @@
+"""`glados memory mcp`: the memory as an MCP server over stdio, for assistants that load their memory that way.
+
+Native tools (remember, recall, facts, forget, context) and dnhkng/GLaDOS's memory tools with its names,
+arguments and JSON shapes (store_fact, search_memory, list_facts, store_summary, get_summaries,
+memory_stats), so GLaDOS's `mcp_servers` entry needs only `command: glados, args: [memory, mcp]`.
+Every message goes through the brain's memory path (`Brain.note`): mined, superseding, answered as the
+chat answers memory commands. Each tool returns JSON text; a failure is {"error": "..."}, never a crash.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Callable
+
+from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey
+
+from ..config import Config
+from ..turn.brain import Brain
+from ..turn.commands import say
+
+PERIODS = ("session", "daily", "weekly")
+GLADOS_SOURCES = ("user", "conversation", "system")
+PINNED, UNPINNED = 1.0, 0.5     # GLaDOS's importance, read from ours: pinned facts always reach the prompt
+
+
+class Tools:
+    """The tools, as plain methods over one user's memory (the MCP server wraps each; tests may call them)."""
+
+    def __init__(self, memory: Memory, config: Config, user: str):
+        self.memory, self.config, self.user = memory, config, user
+        self.brain = Brain(memory, None, config, user)      # no model: the memory path only
+
+    # -- native ----------------------------------------------------------------------------------
+    def remember(self, text: str) -> dict:
+        """Take in what the user said, as the chat does: facts mined (a changed one supersedes the old,
+        the rest kept), memory commands answered from memory."""
+        noted = self.brain.note(text)
+        if noted.answer is not None:
+            self.brain.record_answer(noted.session, noted.answer)
+            return {"reply": noted.answer.text, "changes": [_change(c) for c in noted.answer.changes]}
+        changes = noted.observation.changes
+        if not changes:
+            return {"reply": "Stored the message; no fact in it.", "changes": []}
+        reply = say([(c.key, c.value) for c in changes if c.kind in ("added", "superseded", "reconfirmed")])
+        return {"reply": f"{reply}." if reply else "Noted.", "changes": [_change(c) for c in changes]}
+
+    def recall(self, query: str, k: int = 5) -> dict:
+        """Earlier messages and notes of this user matching the query by words and meaning, best first."""
+        return {"results": [_recalled(r) for r in self.memory.recall(self.user, query, k=max(1, min(k, 50)))]}
+
+    def facts(self) -> dict:
+        """What is believed now about the user."""
+        return {"facts": [_fact(f) for f in self.memory.facts(self.user)]}
+
+    def forget(self, target: str, confirm: bool = False) -> dict:
+        """Forget a fact everywhere, by id prefix or key ("location"); pinned facts need confirm."""
+        matching = [f for f in self.memory.facts(self.user) if f.id.startswith(target.strip()) or f.key == target.strip()]
+        pinned = [f for f in matching if f.pinned]
+        if pinned and not confirm:
+            return {"error": f"{', '.join(f'{f.key}: {f.value}' for f in pinned)} keep the user safe (pinned); "
+                             "call forget again with confirm: true to delete them"}
+        gone = self.memory.forget(self.user, target)
+        return {"forgotten": [_change(c) for c in gone]}
+
+    def context(self) -> dict:
+        """The memory block an assistant puts in its system prompt ("" when nothing is known)."""
+        m = self.config.memory
+        return {"context": self.memory.load_context(self.user, m.max_facts, m.max_summaries,
+                                                    min(m.context_tokens, self.config.budget.memory))}
+
+    # -- dnhkng/GLaDOS's tools -------------------------------------------------------------------
+    def store_fact(self, fact: str, source: str = "user", importance: float = 0.5) -> dict:
+        """Read as the user's own words; when no fact is mined from it, kept as a note."""
+        noted = self.brain.note(fact)
+        changes = noted.observation.changes
+        if not changes and noted.answer is None:
+            changes = self.memory.remember(self.user, "note", fact, source=fact,
+                                           message_id=noted.observation.message_id)
+        ids = [c.fact_id for c in changes if c.fact_id]
+        return {"status": "stored", "id": ids[0] if ids else f"message_{noted.observation.message_id}", "fact": fact}
+
+    def search_memory(self, query: str, limit: int = 5) -> dict:
+        limit = max(1, min(limit, 50))
+        facts = self.memory.facts(self.user)
+        words = {w for w in query.casefold().split() if len(w) > 2}
+        matching = [f for f in facts if words & set(f"{f.key.replace('_', ' ')} {f.value}".casefold().split())]
+        found = [_glados_fact(f) for f in matching]
+        found += [_glados_recalled(r) for r in self.memory.recall(self.user, query, k=limit)]
+        if not found and not facts:
+            return {"facts": [], "message": "No facts stored yet"}
+        return {"facts": found[:limit], "total_stored": len(facts)}
+
+    def list_facts(self, limit: int = 20, min_importance: float = 0.0) -> dict:
+        facts = self.memory.facts(self.user)
+        chosen = sorted((f for f in facts if _importance(f) >= min_importance),
+                        key=lambda f: (_importance(f), f.asserted_at), reverse=True)
+        return {"facts": [_glados_fact(f) for f in chosen[:max(0, limit)]], "total_stored": len(facts)}
+
+    def store_summary(self, summary: str, period: str, start_time: str, end_time: str) -> dict:
+        if period not in PERIODS:
+            return {"error": "period must be 'session', 'daily', or 'weekly'"}
+        key = f"{period}|{start_time}|{end_time}"        # the summary's session: its period and span
+        if not self.memory.add_summary(self.user, key, summary):
+            return {"error": f"a {period} summary from {start_time} to {end_time} is already stored"}
+        stored = next(s for s in self.memory.summaries(self.user) if s.session == key)
+        return {"status": "stored", "id": _summary_id(stored), "period": period}
+
+    def get_summaries(self, period: str = "all", limit: int = 5) -> dict:
+        every = [_glados_summary(s) for s in self.memory.summaries(self.user)]
+        chosen = [s for s in every if period == "all" or s["period"] == period]
+        chosen.sort(key=lambda s: s["created_at"], reverse=True)
+        return {"summaries": chosen[:max(0, limit)], "total_stored": len(every)}
+
+    def memory_stats(self) -> dict:
+        facts, summaries = self.memory.facts(self.user), [_glados_summary(s) for s in self.memory.summaries(self.user)]
+        by_source: dict[str, int] = {}
+        for f in facts:
+            by_source[_source(f)] = by_source.get(_source(f), 0) + 1
+        by_period: dict[str, int] = {}
+        for s in summaries:
+            by_period[s["period"]] = by_period.get(s["period"], 0) + 1
+        average = sum(_importance(f) for f in facts) / len(facts) if facts else 0
+        return {"total_facts": len(facts), "total_summaries": len(summaries), "facts_by_source": by_source,
+                "summaries_by_period": by_period, "average_importance": round(average, 2)}
+
+
+# Descriptions written for a model choosing a tool.
+DESCRIPTIONS = {
+    "remember": "Tell the memory what the user said, in their own words (\"I'm vegetarian\", \"I moved to Leeds\", "
+                "\"forget my address\"). Facts are read from it and update what was known; returns what changed.",
+    "recall": "Search the user's earlier messages and notes by words and meaning; returns the best k, best first.",
+    "facts": "What is known about the user now: name, home, diet, allergies, likes, notes, each with its id.",
+    "forget": "Delete a fact about the user everywhere, by its id prefix or its key (e.g. 'location'). "
+              "Allergies, diet and medical facts need confirm: true.",
+    "context": "The memory block to put in a system prompt: what is known about the user, newest summaries.",
+    "store_fact": "Store a fact about the user in long-term memory (e.g. \"User's name is David\").",
+    "search_memory": "Search long-term memory for facts and earlier messages relevant to the query.",
+    "list_facts": "List stored facts, most important first; importance 1.0 marks facts always kept in mind.",
+    "store_summary": "Store a conversation summary for a period ('session', 'daily' or 'weekly') with ISO times.",
+    "get_summaries": "Retrieve stored conversation summaries, most recent first; period 'all' for every kind.",
+    "memory_stats": "Counts of stored facts and summaries.",
+}
+
+
+def serve(memory: Memory, config: Config, user: str) -> None:
+    """Run the server on stdin/stdout until the client leaves; the session's summary is written then."""
+    from mcp.server.fastmcp import FastMCP
+
+    tools = Tools(memory, config, user)
+    server = FastMCP("memory", instructions=f"Long-term memory of the user {user!r}: facts with history, "
+                                            "earlier messages, summaries. All of it stays on this machine.")
+    for name, description in DESCRIPTIONS.items():
+        server.add_tool(_as_text(getattr(tools, name)), name=name, description=description)
+    try:
+        server.run("stdio")
+    finally:
+        tools.brain.end_session()
+
+
+def _as_text(method: Callable[..., dict]) -> Callable[..., str]:
+    """The tool as MCP clients expect it: JSON text, and an error as {"error": ...} rather than a failure."""
+    import functools
+
+    @functools.wraps(method)
+    def tool(*args: Any, **kwargs: Any) -> str:
+        try:
+            result = method(*args, **kwargs)
+        except (NotFound, UnknownKey, MemoryStoreError, ValueError) as exc:
+            result = {"error": str(exc)}
+        return json.dumps(result, ensure_ascii=False)
+    return tool
+
+
+def _change(c) -> dict:
+    return {"kind": c.kind, "key": c.key, "value": c.value, "old_value": c.old_value, "id": c.fact_id}
+
+
+def _fact(f: Fact) -> dict:
+    return {"id": f.id, "key": f.key, "value": f.value, "pinned": f.pinned, "since": f.valid_from,
+            "source": f.source, "origin": f.origin}
+
+
+def _recalled(r: Recalled) -> dict:
+    return {"kind": r.kind, "id": r.id, "text": r.text, "said_at": r.created_at, "reply": r.reply,
+            "score": round(r.score, 3)}
+
+
+def _importance(f: Fact) -> float:
+    return PINNED if f.pinned else UNPINNED
+
+
+def _source(f: Fact) -> str:
+    return "conversation" if f.origin == "model" else "user"
+
+
+def _iso(stamp: str) -> str:
+    """Our UTC stamps as GLaDOS writes its own: local time, ISO, without the zone."""
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().replace(tzinfo=None).isoformat()
+    except ValueError:
+        return stamp
+
+
+def _glados_fact(f: Fact) -> dict:
+    return {"id": f.id, "content": f"{say([(f.key, f.value)])}.", "source": _source(f),
+            "importance": _importance(f), "created_at": _iso(f.asserted_at)}
+
+
+def _glados_recalled(r: Recalled) -> dict:
+    return {"id": f"{r.kind}_{r.id}", "content": r.text, "source": "conversation", "importance": UNPINNED,
+            "created_at": _iso(r.created_at)}
+
+
+def _summary_id(s: Summary) -> str:
+    return f"summary_{s.session}"
+
+
+def _glados_summary(s: Summary) -> dict:
+    period, start, end = (s.session.split("|", 2) if s.session.count("|") == 2
+                          else ("session", s.created_at, s.created_at))   # one of this assistant's own sessions
+    return {"id": _summary_id(s), "content": s.text, "period": period, "start_time": start, "end_time": end,
+            "created_at": _iso(s.created_at)}
