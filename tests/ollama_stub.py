@@ -1,6 +1,7 @@
 """A stand-in Ollama HTTP server (stdlib only) on 127.0.0.1 and a free port, for the real client.
 
-Speaks /api/chat (streamed and not), /api/tags, /api/show, /api/pull and error replies. Replies
+Speaks /api/chat and OpenAI's /v1/chat/completions (streamed and not), /api/tags, /api/show,
+/api/version, /api/pull and error replies. Replies
 are scripted with `enqueue`; every request body is recorded in `requests` for assertions.
 """
 from __future__ import annotations
@@ -42,7 +43,7 @@ class StubOllama:
         return self
 
     def chats(self) -> list[dict]:
-        return [body for path, body in self.requests if path == "/api/chat"]
+        return [body for path, body in self.requests if path in ("/api/chat", "/v1/chat/completions")]
 
     def __enter__(self) -> "StubOllama":
         self.thread.start()
@@ -76,7 +77,9 @@ class StubOllama:
 
             def do_GET(self):
                 stub.requests.append((self.path, {}))
-                if self.path == "/api/tags":
+                if self.path == "/api/version":
+                    self._json(200, {"version": "0.0.0-stand-in"})
+                elif self.path == "/api/tags":
                     self._json(200, {"models": [{"name": m, "model": m, "size": 1, "digest": "0" * 12,
                                                  "modified_at": "2026-01-01T00:00:00Z", "details": {}}
                                                 for m in stub.models]})
@@ -95,7 +98,7 @@ class StubOllama:
                                             "model_info": {}, "parameters": "", "template": ""})
                 if self.path == "/api/pull":
                     return self._pull(model)
-                if self.path != "/api/chat":
+                if self.path not in ("/api/chat", "/v1/chat/completions"):
                     return self._json(404, {"error": "not found"})
                 if not known:
                     return self._json(404, {"error": f'model "{model}" not found, try pulling it first'})
@@ -105,10 +108,28 @@ class StubOllama:
                     return
                 if reply.status != 200:
                     return self._json(reply.status, {"error": reply.error or "internal error"})
+                if self.path == "/v1/chat/completions":
+                    return self._openai(model, reply, bool(body.get("stream", False)))
                 if body.get("stream", True):
                     self._stream(model, reply)
                 else:
                     self._json(200, self._message(model, reply.text, reply.tool_calls, done=True))
+
+            def _openai(self, model: str, reply: Scripted, stream: bool) -> None:
+                base = {"id": "chatcmpl-stand-in", "created": 1767225600, "model": model}
+                if not stream:
+                    return self._json(200, {**base, "object": "chat.completion", "choices": [
+                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply.text}}]})
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for word in reply.text.split(" ") if reply.text else []:
+                    chunk = {**base, "object": "chat.completion.chunk",
+                             "choices": [{"index": 0, "finish_reason": None, "delta": {"content": word + " "}}]}
+                    self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                    self.wfile.flush()
+                end = {**base, "object": "chat.completion.chunk", "choices": [{"index": 0, "finish_reason": "stop", "delta": {}}]}
+                self.wfile.write(b"data: " + json.dumps(end).encode() + b"\n\ndata: [DONE]\n\n")
 
             def _message(self, model: str, text: str, tool_calls: list, done: bool) -> dict:
                 message = {"role": "assistant", "content": text}

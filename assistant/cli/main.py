@@ -39,6 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
     voice.add_argument("--output", type=Path, help="write everything spoken to this WAV file")
     voice.add_argument("--barge-in", action="store_true", default=None, help="speaking over her stops her")
     sub.add_parser("chat", parents=[common], help="typed chat with the same brain and memory")
+    serve = sub.add_parser("serve", parents=[common],
+                           help="an Ollama-compatible proxy that adds this memory to any chat client's requests")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=11435, help="port to listen on (default 11435)")
+    serve.add_argument("--upstream", help="the Ollama server to pass requests to (default: config llm.host)")
     memory_commands.add_parser(sub, common)
     return parser
 
@@ -89,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "chat":
             from . import chat
             return chat.run(args, config, user, console, lambda: open_memory(config, db))
+        if args.command == "serve":
+            from ..serve import proxy
+            with open_memory(config, db) as memory:
+                return proxy.run(memory, config, user, args.upstream or config.llm.host, args.host, args.port,
+                                 lambda line: err.print(line, markup=False))
         from . import voice
         return voice.run(args, config, user, console, lambda: open_memory(config, db))
     except (ConfigError, MemoryStoreError, UnknownKey, memory_commands.UsageError, AudioError) as exc:

@@ -1,0 +1,151 @@
+"""The two chat APIs the proxy speaks, as plain functions: Ollama's /api/chat and OpenAI's
+/v1/chat/completions. Read a request once into a `ChatRequest`, add the memory to its system message,
+read the reply's text out of what upstream sent, and write an answer made from memory in either format."""
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Literal
+
+Api = Literal["ollama", "openai"]
+PATHS: dict[str, Api] = {"/api/chat": "ollama", "/v1/chat/completions": "openai"}
+
+
+class BadRequest(ValueError):
+    """The body is not a chat request this proxy can read; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    api: Api
+    body: dict
+    model: str
+    stream: bool
+    user_text: str | None     # the newest user message (None: there is none, nothing to remember)
+    carried: int              # messages before it the client sent (its own history): recall skips as many
+
+
+def read_request(api: Api, raw: bytes) -> ChatRequest:
+    try:
+        body = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"the body is not JSON ({exc})") from exc
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
+        raise BadRequest("a chat request needs a list of messages")
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=None)
+    text = _text(messages[last_user].get("content")) if last_user is not None else None
+    carried = sum(1 for m in messages[:last_user or 0] if m.get("role") in ("user", "assistant"))
+    stream = bool(body.get("stream", api == "ollama"))      # Ollama streams unless told not to; OpenAI the opposite
+    return ChatRequest(api, body, str(body.get("model", "")), stream, text or None, carried)
+
+
+def _text(content) -> str:
+    """A message's words: a string, or OpenAI's list of parts (its text parts)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return ""
+
+
+def with_memory(request: ChatRequest, memory_text: str) -> bytes:
+    """The request's body with `memory_text` added to its system message (or a system message added first)."""
+    if not memory_text:
+        return json.dumps(request.body).encode()
+    messages = [dict(m) for m in request.body["messages"]]
+    system = next((m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)), None)
+    if system is None:
+        messages.insert(0, {"role": "system", "content": memory_text})
+    else:
+        system["content"] = f"{system['content'].rstrip()}\n\n{memory_text}"
+    return json.dumps({**request.body, "messages": messages}).encode()
+
+
+class ReplyReader:
+    """Follows the reply's bytes as they pass and keeps its text: Ollama's NDJSON lines or OpenAI's server-
+    sent events, streamed, or one JSON body. `done`: the reply said it was complete."""
+
+    def __init__(self, api: Api, stream: bool):
+        self.api, self.stream = api, stream
+        self.parts: list[str] = []
+        self.done = False
+        self._pending = b""
+
+    def feed(self, data: bytes) -> None:
+        self._pending += data
+        if not self.stream:
+            return
+        *lines, self._pending = self._pending.split(b"\n")
+        for line in lines:
+            self._line(line.strip())
+
+    def close(self) -> None:
+        if not self.stream:
+            try:
+                body = json.loads(self._pending or b"{}")
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                return
+            self._chunk(body, whole=True)
+        elif self._pending.strip():
+            self._line(self._pending.strip())
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def _line(self, line: bytes) -> None:
+        if self.api == "openai":
+            if not line.startswith(b"data:"):
+                return
+            line = line[5:].strip()
+            if line == b"[DONE]":
+                self.done = True
+                return
+        try:
+            chunk = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return
+        self._chunk(chunk, whole=False)
+
+    def _chunk(self, chunk, whole: bool) -> None:
+        if not isinstance(chunk, dict):
+            return
+        if self.api == "ollama":
+            self.parts.append(str((chunk.get("message") or {}).get("content") or ""))
+            self.done = self.done or bool(chunk.get("done"))
+            return
+        for choice in chunk.get("choices") or []:
+            part = choice.get("message" if whole else "delta") or {}
+            self.parts.append(str(part.get("content") or ""))
+            self.done = self.done or (whole and bool(choice.get("finish_reason")))
+
+
+def answer(request: ChatRequest, text: str) -> tuple[bytes, str]:
+    """A reply made from memory (a memory command), in the request's format: (body, content type)."""
+    if request.api == "ollama":
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        done = {"model": request.model, "created_at": now, "message": {"role": "assistant", "content": "" if request.stream else text},
+                "done": True, "done_reason": "stop"}
+        if not request.stream:
+            return json.dumps(done).encode() + b"\n", "application/json"
+        said = {"model": request.model, "created_at": now, "message": {"role": "assistant", "content": text}, "done": False}
+        return json.dumps(said).encode() + b"\n" + json.dumps(done).encode() + b"\n", "application/x-ndjson"
+    base = {"id": f"chatcmpl-glados-{uuid.uuid4().hex[:12]}", "created": int(time.time()), "model": request.model}
+    if not request.stream:
+        body = {**base, "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": text}}]}
+        return json.dumps(body).encode(), "application/json"
+    chunks = [{**base, "object": "chat.completion.chunk", "choices": [{"index": 0, "finish_reason": None,
+               "delta": {"role": "assistant", "content": text}}]},
+              {**base, "object": "chat.completion.chunk", "choices": [{"index": 0, "finish_reason": "stop", "delta": {}}]}]
+    return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks) + b"data: [DONE]\n\n", "text/event-stream"
+
+
+def error(api: Api, status: int, message: str) -> bytes:
+    """An error body as each API writes one."""
+    if api == "openai":
+        return json.dumps({"error": {"message": message, "type": "api_error", "code": status}}).encode()
+    return json.dumps({"error": message}).encode()

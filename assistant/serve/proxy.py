@@ -1,0 +1,184 @@
+"""`glados serve`: an Ollama-compatible proxy that gives any chat client this memory.
+
+Each chat request (`POST /api/chat`, `POST /v1/chat/completions`) goes through the brain's memory path: the
+newest user message is mined (a memory command is answered from memory, without the model), the memory
+block and the recalled messages are added to the system message, the request goes upstream, and the reply
+comes back byte for byte while its text is logged. Every other path passes through untouched. The user is
+`--user`, or the request's `X-Glados-User` header.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import timedelta
+from typing import AsyncIterator, Callable
+
+import httpx
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from memory import Memory, build_system_prompt
+
+from ..config import Config
+from ..llm import make_llm
+from ..turn import prompt
+from ..turn.brain import Brain
+from . import formats
+
+log = logging.getLogger("glados.serve")
+USER_HEADER = "x-glados-user"
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length"}
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+class Proxy:
+    """The memory in front of an upstream Ollama. Memory work runs on one thread of its own, in order."""
+
+    def __init__(self, memory: Memory, config: Config, user: str, upstream: str):
+        self.memory, self.config, self.user, self.upstream = memory, config, user, upstream.rstrip("/")
+        self.brains: dict[str, Brain] = {}
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="glados-memory")
+        c = config.llm
+        self.client = httpx.AsyncClient(base_url=self.upstream, timeout=httpx.Timeout(
+            connect=c.connect_timeout_s, read=max(c.first_token_timeout_s, c.between_tokens_timeout_s), write=30, pool=30))
+
+    async def in_memory(self, fn: Callable, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+
+    def brain(self, user: str, model: str) -> Brain:
+        """The user's brain; its model (for the session's summary and second reading) is the one last asked."""
+        brain = self.brains.get(user)
+        if brain is None:
+            brain = self.brains[user] = Brain(self.memory, None, self.config, user)
+        if model and (brain.llm is None or brain.llm.model != model):
+            brain.llm = make_llm(replace(self.config.llm, host=self.upstream, model=model))
+        return brain
+
+    # -- the memory path ------------------------------------------------------------------------
+    def prepare(self, user: str, request: formats.ChatRequest) -> tuple[Brain, str, bytes | None, str]:
+        """Runs on the memory thread: (brain, session, upstream body or None when memory answered, that answer)."""
+        brain = self.brain(user, request.model)
+        noted = brain.note(request.user_text or "")
+        if noted.answer is not None:
+            brain.record_answer(noted.session, noted.answer)
+            return brain, noted.session, None, noted.answer.text
+        block, recalled = brain.recall_for(request.user_text or "", noted.session, request.carried)
+        note, _used = prompt.recall_note(recalled, self.config.budget.recall)
+        memory_text = "\n\n".join(part for part in (build_system_prompt("", block).strip(), note) if part)
+        return brain, noted.session, formats.with_memory(request, memory_text), ""
+
+    def finish(self, brain: Brain, session: str, reader: formats.ReplyReader) -> None:
+        reader.close()
+        brain.log_reply(session, reader.text, interrupted=not reader.done)
+        brain.online = reader.done
+
+    def end_idle_sessions(self) -> None:
+        idle = timedelta(minutes=self.config.session.idle_timeout_min)
+        for brain in self.brains.values():
+            if brain.session and brain.last_activity and brain.clock() - brain.last_activity > idle:
+                brain.end_session()
+
+    def end_all_sessions(self) -> None:
+        for brain in self.brains.values():
+            brain.end_session()
+
+    # -- HTTP -----------------------------------------------------------------------------------
+    async def chat(self, request: Request) -> Response:
+        api = formats.PATHS[request.url.path]
+        raw = await request.body()
+        try:
+            chat = formats.read_request(api, raw)
+        except formats.BadRequest as exc:
+            return Response(formats.error(api, 400, str(exc)), 400, media_type="application/json")
+        if chat.user_text is None:
+            return await self.passthrough(request, raw)
+        user = request.headers.get(USER_HEADER) or self.user
+        brain, session, body, answered = await self.in_memory(self.prepare, user, chat)
+        if body is None:
+            data, media = formats.answer(chat, answered)
+            return Response(data, 200, media_type=media)
+        reader = formats.ReplyReader(api, chat.stream)
+        headers = {**_forwarded(request.headers), "accept-encoding": "identity", "content-type": "application/json"}
+        try:
+            upstream = await self.client.send(self.client.build_request("POST", request.url.path, content=body,
+                                                                        headers=headers,
+                                                                        params=request.query_params), stream=True)
+        except httpx.HTTPError as exc:
+            return self._unreachable(api, exc)
+
+        async def relay(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+            try:
+                async for chunk in chunks:
+                    reader.feed(chunk)
+                    yield chunk
+            finally:
+                await upstream.aclose()
+                await self.in_memory(self.finish, brain, session, reader)
+        return StreamingResponse(relay(upstream.aiter_raw()), upstream.status_code, _returned(upstream.headers))
+
+    async def passthrough(self, request: Request, raw: bytes | None = None) -> Response:
+        body = raw if raw is not None else await request.body()
+        try:
+            upstream = await self.client.send(self.client.build_request(
+                request.method, request.url.path, content=body, headers=_forwarded(request.headers),
+                params=request.query_params), stream=True)
+        except httpx.HTTPError as exc:
+            return self._unreachable("ollama", exc)
+
+        async def relay() -> AsyncIterator[bytes]:
+            try:
+                async for chunk in upstream.aiter_raw():
+                    yield chunk
+            finally:
+                await upstream.aclose()
+        return StreamingResponse(relay(), upstream.status_code, _returned(upstream.headers))
+
+    def _unreachable(self, api: formats.Api, exc: Exception) -> Response:
+        message = (f"glados serve: the upstream Ollama at {self.upstream} is not answering ({type(exc).__name__}); "
+                   "start it (ollama serve) or pass --upstream")
+        log.warning(message)
+        return Response(formats.error(api, 502, message), 502, media_type="application/json")
+
+    def app(self) -> Starlette:
+        async def idle_watch() -> None:
+            while True:
+                await asyncio.sleep(30)
+                await self.in_memory(self.end_idle_sessions)
+
+        async def lifespan(app):
+            watcher = asyncio.create_task(idle_watch())
+            try:
+                yield
+            finally:
+                watcher.cancel()
+                await self.in_memory(self.end_all_sessions)
+                await self.client.aclose()
+                self.worker.shutdown()
+
+        methods = ["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"]
+        return Starlette(routes=[Route(path, self.chat, methods=["POST"]) for path in formats.PATHS] +
+                         [Route("/{path:path}", self.passthrough, methods=methods)], lifespan=lifespan)
+
+
+def _forwarded(headers) -> dict[str, str]:
+    return {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP and k.lower() != USER_HEADER}
+
+
+def _returned(headers: httpx.Headers) -> dict[str, str]:
+    return {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP - {"content-length"}}
+
+
+def run(memory: Memory, config: Config, user: str, upstream: str, host: str, port: int, say: Callable[[str], None]) -> int:
+    """Serve until interrupted; `say` prints a line for the person who started it."""
+    import uvicorn
+    if host not in LOOPBACK:
+        say(f"glados serve: warning: listening on {host}: anyone who can reach this port can read and change "
+            f"the memory of {user!r}; use --host 127.0.0.1 to keep it on this machine")
+    say(f"glados serve: memory for {user!r} at http://{host}:{port}, in front of {upstream} "
+        f"(OLLAMA_HOST={host}:{port} for the ollama CLI and other clients)")
+    uvicorn.run(Proxy(memory, config, user, upstream).app(), host=host, port=port, log_level="warning")
+    return 0

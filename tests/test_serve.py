@@ -1,0 +1,144 @@
+"""`glados serve` in front of the stand-in Ollama, through the real `ollama` client and plain HTTP: the
+upstream request carries the memory, the reply comes back byte for byte, memory commands are answered
+from memory, other paths pass through, and each user sees only their own memory."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import ollama
+import pytest
+
+from tests.conftest import ROOT, glados
+from tests.ollama_stub import StubOllama
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Served:
+    """`glados serve` in its own process, in front of `upstream`."""
+
+    def __init__(self, upstream: str, db, user: str = "ada", host: str = "127.0.0.1"):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "serve", "--port", str(self.port),
+                                      "--host", host, "--upstream", upstream, "--user", user, "--db", str(db)],
+                                     cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+
+    def __enter__(self) -> "Served":
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"glados serve exited: {self.proc.stderr.read()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("glados serve did not start listening")
+
+    def __exit__(self, *exc) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+    def stderr(self) -> str:
+        return self.proc.stderr.read()
+
+
+def system_of(request: dict) -> str:
+    return "\n".join(m["content"] for m in request["messages"] if m["role"] == "system")
+
+
+def test_the_ollama_client_through_the_proxy_gets_the_memory_and_the_reply_unchanged(tmp_path):
+    db = tmp_path / "m.db"
+    with StubOllama() as stub, Served(stub.url, db) as served:
+        client = ollama.Client(host=served.url)
+        stub.enqueue("Noted, test subject.")
+        first = client.chat(model="llama3.2", stream=False, messages=[
+            {"role": "system", "content": "You are GLaDOS."},
+            {"role": "user", "content": "I'm vegetarian and I'm allergic to peanuts"}])
+        assert first.message.content == "Noted, test subject."
+        upstream = stub.chats()[-1]
+        assert system_of(upstream).startswith("You are GLaDOS.") and "peanuts" in system_of(upstream)
+        assert [m["role"] for m in upstream["messages"]] == ["system", "user"]        # a system message, not two
+
+        stub.enqueue("Fish. How adventurous.")
+        streamed = client.chat(model="llama3.2", stream=True, messages=[
+            {"role": "user", "content": "I'm vegetarian and I'm allergic to peanuts"},
+            {"role": "assistant", "content": "Noted, test subject."},
+            {"role": "user", "content": "actually I've started eating fish again"}])
+        assert "".join(part.message.content for part in streamed) == "Fish. How adventurous."
+        upstream = stub.chats()[-1]
+        assert upstream["messages"][0]["role"] == "system"                            # added where there was none
+        assert "pescatarian" in system_of(upstream) and "peanuts" in system_of(upstream)
+
+        asked = len(stub.chats())
+        memory = client.chat(model="llama3.2", stream=False,
+                             messages=[{"role": "user", "content": "what do you remember about me?"}])
+        assert "peanuts" in memory.message.content and "pescatarian" in memory.message.content
+        assert len(stub.chats()) == asked                                              # answered from memory
+        streamed = client.chat(model="llama3.2", stream=True,
+                               messages=[{"role": "user", "content": "why do you think I'm allergic to peanuts?"}])
+        assert "I'm vegetarian and I'm allergic to peanuts" in "".join(p.message.content for p in streamed)
+        assert len(stub.chats()) == asked
+
+        assert [m.model for m in client.list().models] == ["llama3.2:latest"]           # passes through
+        assert httpx.get(f"{served.url}/api/version").json() == {"version": "0.0.0-stand-in"}
+
+    exported = json.loads(glados("memory", "export", "--user", "ada", "--db", str(db)).stdout)
+    said = [(m["role"], m["text"]) for m in exported["messages"]]
+    assert ("assistant", "Fish. How adventurous.") in said and ("user", "actually I've started eating fish again") in said
+    assert {(f["key"], f["value"]) for f in exported["facts"] if f["valid_to"] is None} == \
+        {("diet", "pescatarian"), ("allergy", "peanuts")}
+
+
+def test_reply_bytes_are_upstreams_streamed_or_not_in_both_apis(tmp_path):
+    with StubOllama() as stub, Served(stub.url, tmp_path / "m.db") as served:
+        for path, stream in (("/api/chat", True), ("/api/chat", False),
+                             ("/v1/chat/completions", True), ("/v1/chat/completions", False)):
+            body = {"model": "llama3.2", "stream": stream, "messages": [{"role": "user", "content": "I live in Leeds"}]}
+            stub.enqueue("One two three.")
+            direct = httpx.post(f"{stub.url}{path}", json=body).content
+            stub.enqueue("One two three.")
+            proxied = httpx.post(f"{served.url}{path}", json=body)
+            assert proxied.status_code == 200 and proxied.content == direct, path
+            assert "Leeds" in system_of(stub.chats()[-1])
+
+
+def test_each_user_sees_only_their_own_memory(tmp_path):
+    with StubOllama() as stub, Served(stub.url, tmp_path / "m.db") as served:
+        client = ollama.Client(host=served.url)
+        client.chat(model="llama3.2", stream=False, messages=[{"role": "user", "content": "I live in Reykjavik"}])
+        bob = ollama.Client(host=served.url, headers={"X-Glados-User": "bob"})
+        bob.chat(model="llama3.2", stream=False, messages=[{"role": "user", "content": "where do I live?"}])
+        assert "Reykjavik" not in json.dumps(stub.chats()[-1])
+        client.chat(model="llama3.2", stream=False, messages=[{"role": "user", "content": "where do I live?"}])
+        assert "Reykjavik" in system_of(stub.chats()[-1])
+
+
+def test_upstream_down_is_an_ollama_style_error_and_nothing_is_lost(tmp_path):
+    closed = f"http://127.0.0.1:{free_port()}"
+    with Served(closed, tmp_path / "m.db") as served:
+        reply = httpx.post(f"{served.url}/api/chat", json={"model": "llama3.2", "stream": False,
+                                                            "messages": [{"role": "user", "content": "I live in Oslo"}]})
+        assert reply.status_code == 502 and "not answering" in reply.json()["error"]
+        with pytest.raises(ollama.ResponseError):
+            ollama.Client(host=served.url).chat(model="llama3.2", messages=[{"role": "user", "content": "hi"}])
+    facts = json.loads(glados("memory", "list", "--json", "--user", "ada", "--db", str(tmp_path / "m.db")).stdout)
+    assert [(f["key"], f["value"]) for f in facts] == [("location", "Oslo")]          # remembered all the same
+
+
+def test_listening_beyond_this_machine_says_so(tmp_path):
+    with StubOllama() as stub, Served(stub.url, tmp_path / "m.db", host="0.0.0.0") as served:
+        pass
+    assert "anyone who can reach this port" in served.stderr()
