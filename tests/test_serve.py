@@ -27,11 +27,12 @@ def free_port() -> int:
 class Served:
     """`glados serve` in its own process, in front of `upstream`."""
 
-    def __init__(self, upstream: str, db, user: str = "ada", host: str = "127.0.0.1"):
+    def __init__(self, upstream: str, db, user: str = "ada", host: str = "127.0.0.1", config=None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        extra = ["--config", str(config)] if config else []
         self.proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "serve", "--port", str(self.port),
-                                      "--host", host, "--upstream", upstream, "--user", user, "--db", str(db)],
+                                      "--host", host, "--upstream", upstream, "--user", user, "--db", str(db), *extra],
                                      cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
 
@@ -142,3 +143,19 @@ def test_listening_beyond_this_machine_says_so(tmp_path):
     with StubOllama() as stub, Served(stub.url, tmp_path / "m.db", host="0.0.0.0") as served:
         pass
     assert "anyone who can reach this port" in served.stderr()
+
+
+def test_a_session_idle_for_the_configured_time_ends_with_its_summary(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("session:\n  idle_timeout_min: 0.02\n  consolidate: false\n")      # 1.2 s
+    db = tmp_path / "m.db"
+    with StubOllama() as stub, Served(stub.url, db, config=config) as served:
+        stub.enqueue("Leeds. Delightful.")
+        ollama.Client(host=served.url).chat(model="llama3.2", stream=False,
+                                            messages=[{"role": "user", "content": "I live in Leeds"}])
+        stub.enqueue("The user lives in Leeds.")                   # the model writes the summary
+        deadline, summaries = time.monotonic() + 30, ""
+        while time.monotonic() < deadline and "Leeds" not in summaries:      # while it still runs: not its shutdown
+            time.sleep(0.5)
+            summaries = glados("memory", "summaries", "--user", "ada", "--db", str(db)).stdout
+        assert "The user lives in Leeds." in summaries

@@ -9,6 +9,7 @@ comes back byte for byte while its text is logged. Every other path passes throu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -27,6 +28,7 @@ from ..config import Config
 from ..llm import make_llm
 from ..turn import prompt
 from ..turn.brain import Brain
+from ..turn.events import BrainEvent, Degraded
 from . import formats
 
 log = logging.getLogger("glados.serve")
@@ -41,6 +43,7 @@ class Proxy:
     def __init__(self, memory: Memory, config: Config, user: str, upstream: str):
         self.memory, self.config, self.user, self.upstream = memory, config, user, upstream.rstrip("/")
         self.brains: dict[str, Brain] = {}
+        self.in_flight: dict[str, int] = {}        # requests waiting on upstream, per user: their session stays
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="glados-memory")
         c = config.llm
         self.client = httpx.AsyncClient(base_url=self.upstream, timeout=httpx.Timeout(
@@ -53,7 +56,7 @@ class Proxy:
         """The user's brain; its model (for the session's summary and second reading) is the one last asked."""
         brain = self.brains.get(user)
         if brain is None:
-            brain = self.brains[user] = Brain(self.memory, None, self.config, user)
+            brain = self.brains[user] = Brain(self.memory, None, self.config, user, on_event=_log_event)
         if model and (brain.llm is None or brain.llm.model != model):
             brain.llm = make_llm(replace(self.config.llm, host=self.upstream, model=model))
         return brain
@@ -66,6 +69,7 @@ class Proxy:
         if noted.answer is not None:
             brain.record_answer(noted.session, noted.answer)
             return brain, noted.session, None, noted.answer.text
+        self.in_flight[user] = self.in_flight.get(user, 0) + 1     # until finish(), or the upstream call fails
         block, recalled = brain.recall_for(request.user_text or "", noted.session, request.carried)
         note, _used = prompt.recall_note(recalled, self.config.budget.recall)
         memory_text = "\n\n".join(part for part in (build_system_prompt("", block).strip(), note) if part)
@@ -75,11 +79,14 @@ class Proxy:
         reader.close()
         brain.log_reply(session, reader.text, interrupted=not reader.done)
         brain.online = reader.done
+        brain.last_activity = brain.clock()         # the session is idle from the end of her reply
+        self.in_flight[brain.user] -= 1
 
     def end_idle_sessions(self) -> None:
         idle = timedelta(minutes=self.config.session.idle_timeout_min)
         for brain in self.brains.values():
-            if brain.session and brain.last_activity and brain.clock() - brain.last_activity > idle:
+            if (brain.session and brain.last_activity and not self.in_flight.get(brain.user)
+                    and brain.clock() - brain.last_activity > idle):
                 brain.end_session()
 
     def end_all_sessions(self) -> None:
@@ -108,6 +115,7 @@ class Proxy:
                                                                         headers=headers,
                                                                         params=request.query_params), stream=True)
         except httpx.HTTPError as exc:
+            await self.in_memory(self.finish, brain, session, reader)
             return self._unreachable(api, exc)
 
         async def relay(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
@@ -145,10 +153,12 @@ class Proxy:
 
     def app(self) -> Starlette:
         async def idle_watch() -> None:
+            every = min(30.0, self.config.session.idle_timeout_min * 60 / 2)   # a session ends at most this late
             while True:
-                await asyncio.sleep(30)
+                await asyncio.sleep(every)
                 await self.in_memory(self.end_idle_sessions)
 
+        @contextlib.asynccontextmanager
         async def lifespan(app):
             watcher = asyncio.create_task(idle_watch())
             try:
@@ -162,6 +172,11 @@ class Proxy:
         methods = ["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"]
         return Starlette(routes=[Route(path, self.chat, methods=["POST"]) for path in formats.PATHS] +
                          [Route("/{path:path}", self.passthrough, methods=methods)], lifespan=lifespan)
+
+
+def _log_event(event: BrainEvent) -> None:
+    """What the chat would print (remembered, degraded, summarised) goes to the log instead."""
+    log.log(logging.WARNING if isinstance(event, Degraded) else logging.INFO, "%s", event)
 
 
 def _forwarded(headers) -> dict[str, str]:
