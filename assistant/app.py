@@ -28,7 +28,7 @@ def recall_settings(config: Config) -> RecallSettings:
                           min_cosine=r.min_cosine, duplicate_cosine=r.duplicate_cosine,
                           question_weight=r.question_weight, context_weight=r.context_weight,
                           date_weight=r.date_weight, crowding_weight=r.crowding_weight,
-                          half_life_days=dict(r.half_life_days))
+                          half_life_days=dict(r.half_life_days), expire_days=dict(r.expire_days))
 
 
 def open_memory(config: Config, db: Path | None = None, create: bool = True) -> Memory:

@@ -10,7 +10,7 @@ SQLite only: no audio, no network, no imports from `assistant`. Usage:
 from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id, utc_now
 from .context import build_system_prompt
 from .dates import resolve as resolve_dates, say_day
-from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, UnknownKey
+from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
 from .kinds import KINDS
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
 from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
@@ -38,7 +38,7 @@ __all__ = [
     "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
-    "SINGLE_VALUED", "STOPWORDS", "Session", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict",
+    "SINGLE_VALUED", "STOPWORDS", "Session", "StaysPinned", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict",
     "build_system_prompt", "content_words", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
     "parse", "parse_proposals", "resolve_dates", "say_day", "utc_now",
 ]

@@ -78,6 +78,7 @@ class Memory:
         self.recall_settings = recall_settings
         # Why recall matches words only (no model installed), once known; None while meaning works.
         self.recall_notice: str | None = None
+        self.context_notice: str | None = None      # set by load_context when pins did not fit
         self._embedder_choice = embedder
         self._model: "Embedder | None" = None
         self._index = None
@@ -109,9 +110,32 @@ class Memory:
             done: list[F.FactChange] = []
             for change in parsed.changes:
                 done += self._apply(user, change, text, message_id, now)
+            command = parsed.command
+            if command is not None and command.kind == "remember" and command.pin:
+                done += self._pin_changes(user, done)
+            elif command is not None and command.kind == "pin":
+                done += self._pin_said_before(user, session, message_id)
         if any(c.kind == "forgotten" for c in done):
             purge_leftovers(self.db)
         return Observation(message_id, done, parsed)
+
+    def _pin_changes(self, user: str, changes: list[F.FactChange]) -> list[F.FactChange]:
+        ids = {c.fact_id for c in changes if c.kind in ("added", "superseded", "reconfirmed") and c.fact_id}
+        pinned = F.set_pin(self.db, [f for f in F.current(self.db, user) if f.id in ids], True)
+        return [F.FactChange("pinned", f.key, f.value, fact_id=f.id) for f in pinned]
+
+    def _pin_said_before(self, user: str, session: str | None, message_id: int) -> list[F.FactChange]:
+        """"pin that": the current facts of the user's newest earlier message in this session that has any."""
+        current = [f for f in F.current(self.db, user) if f.source_message_id is not None]
+        earlier = {r.id for r in self.messages(user, session, limit=50) if r.role == "user" and r.id < message_id} \
+            if session else set()
+        sources = sorted({f.source_message_id for f in current} & earlier)
+        if not sources:
+            return []
+        chosen = [f for f in current if f.source_message_id == sources[-1]]
+        changed = {f.id for f in F.set_pin(self.db, chosen, True)}
+        return [F.FactChange("pinned", f.key, f.value, fact_id=f.id) for f in chosen if f.id in changed or f.user_pinned
+                or f.pinned]
 
     def _apply(self, user: str, change: Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
         if change.op == "assert" and change.key and change.value:
@@ -188,6 +212,32 @@ class Memory:
         """Every row `forget(user, target)` would delete (to confirm first); raises like forget."""
         return self._forget_targets(user, target.strip())
 
+    def pin(self, user: str, target: str) -> list[F.Fact]:
+        """Keep facts in the memory block whatever the cap, by the user's choice: by id prefix or key
+        ("location"); the pin stays as the fact changes. Returns those newly pinned."""
+        with transaction(self.db):
+            return F.set_pin(self.db, self._current_targets(user, target), True)
+
+    def unpin(self, user: str, target: str) -> list[F.Fact]:
+        """Undo `pin`; allergies, diet and medical facts stay pinned (StaysPinned)."""
+        with transaction(self.db):
+            return F.set_pin(self.db, self._current_targets(user, target), False)
+
+    def _current_targets(self, user: str, target: str) -> list[F.Fact]:
+        target = target.strip()
+        current = F.current(self.db, user)
+        if F.is_known_key(target):
+            rows = [f for f in current if f.key == target]
+        else:
+            if len(target) < 4:
+                raise NotFound(f"give at least 4 characters of a fact id (got {target!r})")
+            rows = [f for f in current if f.id.startswith(target.lower())]
+            if len(rows) > 1:
+                raise Ambiguous(f"{target!r} matches {len(rows)} facts; give more of the id")
+        if not rows:
+            raise NotFound(f"no current fact {target!r} for this user; see 'glados memory list'")
+        return rows
+
     def forget(self, user: str, target: str) -> list[F.FactChange]:
         """Forget by fact id prefix, by key ("location"), or by "key=value"; gone everywhere."""
         target = target.strip()
@@ -255,8 +305,18 @@ class Memory:
                      max_tokens: int = 400) -> str:
         """The block for the system prompt; "" when nothing is known."""
         summaries = [(r["created_at"], r["text"]) for r in S.newest(self.db, user, max_summaries)]
-        return ctx.render(F.for_context(self.db, user, max_facts), summaries, max_facts, max_summaries,
-                          max_tokens, self.max_value_chars)
+        facts = [f for f in F.for_context(self.db, user, max_facts + 50) if not self.is_expired(f)]
+        block, dropped = ctx.render(facts, summaries, max_facts, max_summaries, max_tokens, self.max_value_chars)
+        # One line for the user when their pins alone outgrow the block (None when all fit).
+        self.context_notice = (f"{dropped} pinned fact(s) did not fit the memory block ({max_tokens} tokens); "
+                               "unpin some or raise memory.context_tokens") if dropped else None
+        return block
+
+    def is_expired(self, fact: F.Fact) -> bool:
+        """Past its kind's expiry (recall_settings.expire_days): out of recall and the block, kept in history."""
+        from .kinds import key_kind
+        return not fact.pinned and R.expired(key_kind(fact.key), fact.asserted_at, self.clock(),
+                                             self.recall_settings.expire_days)
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
                recent_window: int = 0, candidates: int | None = None) -> list[R.Recalled]:
@@ -438,7 +498,8 @@ class Memory:
                  id_map.get(f.get("source_message_id") or -1), asserted_at=f["asserted_at"],
                  valid_from=f["valid_from"], valid_to=f.get("valid_to"), ended_by=f.get("ended_by"),
                  confirmations=int(f.get("confirmations") or 1), fact_id=None if taken else str(f["id"]),
-                 origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"))
+                 origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"),
+                 user_pinned=bool(f.get("user_pinned")))
         return 1
 
 

@@ -24,18 +24,33 @@ def quote(value: str, max_chars: int) -> str:
 
 def fact_line(fact: Fact, max_chars: int) -> str:
     label = fact.key.replace("_", " ")
-    return f"- {label}: {quote(fact.value, max_chars)}" + (" (always respect)" if fact.pinned else "")
+    mark = " (pinned)" if fact.user_pinned and not fact.key in SAFETY else " (always respect)" if fact.pinned else ""
+    return f"- {label}: {quote(fact.value, max_chars)}{mark}"
+
+
+SAFETY = ("allergy", "diet", "medical")
 
 
 def render(facts: list[Fact], summaries: list[tuple[str, str]], max_facts: int = 10,
-           max_summaries: int = 3, max_tokens: int = 400, max_value_chars: int = 200) -> str:
-    """Facts in any order, block out: pinned first, then the newest others. Pinned facts are never
-    dropped, whatever the cap or budget."""
-    pinned = [f for f in facts if f.pinned]
+           max_summaries: int = 3, max_tokens: int = 400, max_value_chars: int = 200) -> tuple[str, int]:
+    """Facts in any order, block out: pinned first, then the newest others; and how many pins did not fit.
+    Facts pinned for safety (allergies, diet, medical) are never dropped, whatever the cap or budget; the
+    user's pins come next, oldest first, while the budget holds (the newest is the first left out)."""
+    safe = [f for f in facts if f.pinned and not f.user_pinned]
+    chosen = sorted((f for f in facts if f.user_pinned), key=lambda f: f.asserted_at)
     others = sorted((f for f in facts if not f.pinned), key=lambda f: f.asserted_at, reverse=True)
-    lines = [fact_line(f, max_value_chars) for f in pinned]
+    lines = [fact_line(f, max_value_chars) for f in safe]
     used = sum(estimate_tokens(line) for line in lines) + estimate_tokens(FACTS_HEADER)
-    for fact in others[: max(0, max_facts - len(pinned))]:
+    dropped = 0
+    for fact in chosen:
+        line = fact_line(fact, max_value_chars)
+        if used + estimate_tokens(line) > max_tokens:
+            dropped += 1
+            continue
+        lines.append(line)
+        used += estimate_tokens(line)
+    pinned = len(lines)
+    for fact in others[: max(0, max_facts - pinned)]:
         line = fact_line(fact, max_value_chars)
         if used + estimate_tokens(line) > max_tokens:
             break
@@ -52,7 +67,7 @@ def render(facts: list[Fact], summaries: list[tuple[str, str]], max_facts: int =
         used += estimate_tokens(line)
     if summary_lines:
         blocks.append(SUMMARIES_HEADER + "\n" + "\n".join(summary_lines))
-    return "\n\n".join(blocks)
+    return "\n\n".join(blocks), dropped
 
 
 def build_system_prompt(base: str, context: str) -> str:

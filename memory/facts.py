@@ -15,6 +15,7 @@ from typing import Literal
 import re   # the standard module: storage loads fast; the rules use `regex`
 
 from .recall import replies
+from .store import MemoryStoreError
 from .text import titled
 
 MULTI_VALUED = {"allergy", "likes", "dislikes", "pet", "language", "medical", "note"}
@@ -55,13 +56,14 @@ class Fact:
     source_message_id: int | None = None
     origin: Origin = "user"            # "model": proposed by a language model at a session's end
     origin_model: str | None = None    # which model
+    user_pinned: bool = False          # pinned by the user's choice (`pinned` is also set for allergy, diet, medical)
 
     def to_json(self) -> dict:
         return asdict(self)
 
 
 # "ambiguous": nothing changed; a forget named several notes, listed so the user can choose one.
-ChangeKind = Literal["added", "reconfirmed", "superseded", "retracted", "forgotten", "ambiguous"]
+ChangeKind = Literal["added", "reconfirmed", "superseded", "retracted", "forgotten", "ambiguous", "pinned"]
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,8 @@ def _row_to_fact(row: sqlite3.Row) -> Fact:
     return Fact(id=row["id"], key=row["key"], value=row["value"], source=row["source"],
                 asserted_at=row["asserted_at"], valid_from=row["valid_from"], valid_to=row["valid_to"],
                 ended_by=row["ended_by"], confirmations=row["confirmations"], pinned=bool(row["pinned"]),
-                source_message_id=row["source_message_id"], origin=row["origin"], origin_model=row["origin_model"])
+                source_message_id=row["source_message_id"], origin=row["origin"], origin_model=row["origin_model"],
+                user_pinned=bool(row["user_pinned"]))
 
 
 def current(db: sqlite3.Connection, user: str, key: str | None = None) -> list[Fact]:
@@ -167,15 +170,15 @@ def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: st
         db.execute("UPDATE facts SET confirmed_at = ?, confirmations = confirmations + 1 WHERE id = ?",
                    (now, same[0].id))
         return [FactChange("reconfirmed", key, same[0].value, fact_id=same[0].id)]
-    old_value = None
+    old_value, keep_pin = None, False
     if key not in MULTI_VALUED:
         for old in existing:
             _close(db, old.id, now, "superseded")
-            old_value = old.value
+            old_value, keep_pin = old.value, keep_pin or old.user_pinned   # a pinned fact stays pinned as it changes
     elif key in OPPOSITES:
         changes += retract(db, user, OPPOSITES[key], value, now)
     fact_id = insert(db, user, key, value, source, message_id, asserted_at=now, valid_from=now,
-                     origin=origin, origin_model=origin_model)
+                     origin=origin, origin_model=origin_model, user_pinned=keep_pin)
     kind = "superseded" if old_value is not None else "added"
     return changes + [FactChange(kind, key, value, old_value=old_value, fact_id=fact_id)]
 
@@ -183,16 +186,33 @@ def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: st
 def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str, message_id: int | None, *,
            asserted_at: str, valid_from: str, valid_to: str | None = None, ended_by: str | None = None,
            confirmations: int = 1, fact_id: str | None = None, origin: Origin = "user",
-           origin_model: str | None = None) -> str:
+           origin_model: str | None = None, user_pinned: bool = False) -> str:
     """Write one history row as given (assert_fact decides what to close; import copies rows)."""
     fact_id = fact_id or uuid.uuid4().hex
     db.execute(
         "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
-        " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned, origin, origin_model)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned, origin, origin_model, user_pinned)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (fact_id, user, key, value, norm(value), source, message_id, asserted_at, valid_from, valid_to,
-         ended_by, asserted_at, confirmations, is_pinned(key, value), origin, origin_model))
+         ended_by, asserted_at, confirmations, is_pinned(key, value) or user_pinned, origin, origin_model, user_pinned))
     return fact_id
+
+
+class StaysPinned(MemoryStoreError):
+    """Allergies, diet and medical facts are pinned for the user's safety: they cannot be unpinned."""
+
+
+def set_pin(db: sqlite3.Connection, facts: list[Fact], on: bool) -> list[Fact]:
+    """Pin (or unpin) these facts by the user's choice; returns those whose pin changed."""
+    if not on:
+        safe = [f for f in facts if is_pinned(f.key, f.value)]
+        if safe:
+            raise StaysPinned(f"{', '.join(f'{f.key}: {f.value}' for f in safe)} stay pinned: they keep you safe "
+                              "(forget them instead to delete them)")
+    changed = [f for f in facts if f.user_pinned != on]
+    db.executemany("UPDATE facts SET user_pinned = ?, pinned = ? WHERE id = ?",
+                   [(on, on or is_pinned(f.key, f.value), f.id) for f in changed])
+    return changed
 
 
 def _close(db: sqlite3.Connection, fact_id: str, now: str, why: str) -> None:

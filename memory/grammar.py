@@ -20,6 +20,7 @@ from .text import clean
 # Explicit memory: "remember that ...", and "forget ..."
 # --------------------------------------------------------------------------------------------
 NOTE_TRIGGERS = [
+    r"(?:please )?(?:always|forever) remember(?: that| this)?", r"remember (?:forever|for good|permanently)(?: that)?",
     r"i (?:want|need) you to (?:remember|know|note|keep in mind)(?: that)?",
     # As a question, only with "that": "can you remember the name of that song?" asks, it does not tell.
     r"(?:can|could|would|will) you (?:please )?(?:remember|note|keep in mind|make a note of) that",
@@ -46,6 +47,12 @@ NOTE = re.compile(
 # Every trigger holds one of these: a cheap test before the search.
 NOTE_WORDS = ("remember", "note", "mind", "record", "fyi", "information", "memor", "jot", "write", "store", "log",
               "save", "know", "aware", "heads up", "remind", "file", "forget", "reference")
+# A note the user wants kept in mind always: pinned ("always remember that ...", "never forget that ...").
+FOR_GOOD = re.compile(r"\b(?:always|forever|for good|permanently|never (?:ever )?forget|don'?t ever forget)\b", F)
+PIN = re.compile(rf"^{LEAD}(?:(?:please|can you|could you|would you|will you|just)\s+)*"
+                 r"(?:pin (?:that|this|it)(?: down)?|keep (?:that|this|it) pinned|"
+                 r"always keep (?:that|this|it) in mind|remember (?:that|this|it) (?:always|forever|for good))"
+                 r"(?:,?\s*(?:please|thanks|glados))*[\s.!]*$", F)
 REMEMBER_NOT_A_NOTE = re.compile(r"^(?:when|how|what|where|who|why|me|us|the time|that time|it|him|her)\b", F)
 
 FORGET = re.compile(
@@ -92,7 +99,13 @@ def note(sentence: str) -> tuple[Command, list[Change]] | None:
     if REMEMBER_NOT_A_NOTE.match(body) or len(body) < 3 or body.lower() in NON_VALUES:
         return None
     inner = mine_statements(body)
-    return Command("remember", body), inner if inner else [Change("assert", "note", body[:500])]
+    pinned = bool(FOR_GOOD.search(sentence[:m.start("v")]))
+    return Command("remember", body, pin=pinned), inner if inner else [Change("assert", "note", body[:500])]
+
+
+def pin(sentence: str) -> Command | None:
+    """"pin that", "keep that pinned": what the user said just before is kept in mind always."""
+    return Command("pin", sentence) if PIN.search(sentence) else None
 
 
 # "can you forget things?", "could you delete the file?": a question about her, not a command,

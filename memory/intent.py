@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 Op = Literal["assert", "retract", "forget", "correct"]
-CommandKind = Literal["remember", "forget", "list", "why", "wake_word", "ask"]
+CommandKind = Literal["remember", "forget", "list", "why", "wake_word", "ask", "pin"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Command:
     kind: CommandKind
     about: str = ""
     targets: tuple[Target, ...] = ()
+    pin: bool = False          # "always remember that ...": what it stores is pinned
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,13 @@ PROJECT = re.compile(
     re.IGNORECASE)
 
 
+def key_kind(key: str) -> Kind | Literal["note"]:
+    """What a fact's key is about: health, identity, likes, note, or other."""
+    if key == "note":
+        return "note"
+    return _BY_KEY.get(key, "likes" if key.startswith("favorite_") else "other")
+
+
 def kind_of(text: str, keys: Iterable[str] = ()) -> Kind:
     """The kind of a user message, from the fact keys it stated, else from its wording."""
     by_keys = sorted({_BY_KEY.get(k, "likes" if k.startswith("favorite_") else "other") for k in keys},

@@ -17,6 +17,9 @@ def _sentence(sentence: str, mentioned: str | None) -> tuple[Command | None, lis
         found = read(sentence)
         if found is not None:
             return found
+    pinned = grammar.pin(sentence)
+    if pinned is not None:
+        return pinned, []
     corrected = grammar.correction(sentence)
     if corrected is not None:
         return None, corrected

@@ -62,6 +62,9 @@ class RecallSettings:
     half_life_days: dict[str, float | None] = field(default_factory=lambda: {
         "health": None, "identity": None, "note": None, "likes": 90.0, "project": 90.0, "state": 7.0,
         "other": None, "reply": None})
+    # Days after which an item of a kind leaves recall and the memory block (history and export keep it);
+    # None: never. Health, identity, notes and anything pinned never expire.
+    expire_days: dict[str, float | None] = field(default_factory=lambda: {"state": 1.0})
 
 
 def estimate_tokens(text: str) -> int:
@@ -166,6 +169,10 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
                     c.cosine = cosines[c.message_id]
                     c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
     moment = _parse_time(now) if now else None
+    if moment is not None and any(settings.expire_days.values()):
+        kept = pinned_sources(db, user)
+        found = {i: c for i, c in found.items()
+                 if c.message_id in kept or not expired(c.about, c.created_at, moment, settings.expire_days)}
     named = asked_about(text) if settings.date_weight else None    # "what did I do on 12 July 2022?"
     for c in found.values():
         if query is None:
@@ -323,6 +330,21 @@ def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: st
     for r in rows:
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
                                          r["created_at"], r["kind"], 0.0, message_id=r["id"])
+
+
+NEVER_EXPIRE = ("health", "identity", "note")
+
+
+def expired(kind: str, created_at: str, now: datetime, expire_days: dict[str, float | None]) -> bool:
+    """Past its kind's expiry (a passing state after a day, by default); health, identity and notes never."""
+    days = None if kind in NEVER_EXPIRE else expire_days.get(kind)
+    return bool(days) and (now - _parse_time(created_at)).total_seconds() > days * 86400
+
+
+def pinned_sources(db: sqlite3.Connection, user: str) -> set[int]:
+    """The messages that current pinned facts came from: they never expire."""
+    return {r[0] for r in db.execute("SELECT source_message_id FROM facts WHERE user = ? AND pinned = 1 "
+                                     "AND valid_to IS NULL AND source_message_id IS NOT NULL", (user,))}
 
 
 def _decay(c: _Candidate, now: datetime | None, half_lives: dict[str, float | None]) -> float:

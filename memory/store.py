@@ -205,6 +205,13 @@ ALTER TABLE message_vectors ADD COLUMN neighbours BLOB;
 """
 
 
+_M006_PINS = """
+-- Pinned by the user ("always remember that ...", "pin that", glados memory pin): kept in the memory
+-- block like an allergy, carried to the new value when a single-valued fact is superseded.
+ALTER TABLE facts ADD COLUMN user_pinned INTEGER NOT NULL DEFAULT 0;
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -212,6 +219,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("003_origin", _M003_ORIGIN),
     ("004_recall", _M004_RECALL),
     ("005_crowding", _M005_CROWDING),
+    ("006_pins", _M006_PINS),
 ]
 
 

@@ -143,7 +143,8 @@ def test_tool_calls_through_the_real_client(tmp_path):
     assert reply.text == "Smoky. Like the ruins of your ambitions."
     assert ("favorite_tea", "lapsang") in facts
     first, second = stub.chats()[:2]
-    assert [t["function"]["name"] for t in first["tools"]] == ["memory_remember", "memory_recall", "memory_forget"]
+    assert [t["function"]["name"] for t in first["tools"]] == ["memory_remember", "memory_recall", "memory_pin",
+                                                            "memory_forget"]
     assert second["messages"][-1]["role"] == "tool" and '"ok": true' in second["messages"][-1]["content"]
 
 

@@ -16,12 +16,14 @@ from ..llm import LLMError, ModelMissing
 from ..turn.brain import Brain
 from ..turn.events import BrainEvent
 from .show import event_line
-from .memory_commands import CLEAR_QUESTION, LEGEND, cleared, describe, facts_table, index_backlog, recall_line
+from .memory_commands import (CLEAR_QUESTION, LEGEND, cleared, describe, facts_table, index_backlog, pin_lines,
+                              recall_line)
 
 HELP = """commands:
   /memory               what I remember about you
   /memory forget ID     forget one fact (id prefix from /memory, or a key like location)
   /memory clear         forget everything about you (asks for YES)
+  /memory pin ID        keep a fact in mind always (unpin ID undoes it)
   /recall TEXT          search earlier conversations, without the model
   /sessions             your sessions
   /history              this session's messages
@@ -145,6 +147,16 @@ class ChatUI:
                 self.say("usage: /memory forget ID_OR_KEY")
             else:
                 self._forget(target)
+        elif cmd == "memory" and arg.split(" ")[0] in ("pin", "unpin"):
+            verb, _, target = arg.partition(" ")
+            if not target.strip():
+                self.say(f"usage: /memory {verb} ID_OR_KEY")
+            else:
+                try:
+                    for line in pin_lines(memory, user, target.strip(), verb == "pin"):
+                        self.say(line)
+                except MemoryStoreError as exc:
+                    self.say(str(exc), "yellow")
         elif cmd == "memory" and arg == "clear":
             self.console.print(CLEAR_QUESTION.format(user=user), end="", markup=False)
             if next(self.lines, "").strip() == "YES":

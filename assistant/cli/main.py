@@ -72,7 +72,7 @@ def _memory_command(args: argparse.Namespace, config: Config, user: str, console
         err.print(f"glados: {exc}", markup=False)
         if getattr(args, "json", False):
             print("[]")
-        return 1 if args.memory_command in ("forget", "clear", "index") else 0
+        return 1 if args.memory_command in ("forget", "clear", "index", "pin", "unpin") else 0
     with memory:
         return memory_commands.run(args, memory, user, console, config)
 

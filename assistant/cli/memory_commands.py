@@ -15,9 +15,10 @@ from memory import Fact, FactChange, Memory, Recalled
 
 from ..config import Config
 
-WRITING = ("observe", "import", "mcp")    # the memory commands that may create the database file
+WRITING = ("observe", "import", "mcp")
+PINNING = ("pin", "unpin")    # the memory commands that may create the database file
 LEGEND = "* pinned: always in her memory, whatever the cap (allergies, diet, health)"
-SYMBOLS = {"added": "+", "superseded": "~", "reconfirmed": "=", "retracted": "-", "forgotten": "x"}
+SYMBOLS = {"added": "+", "superseded": "~", "reconfirmed": "=", "retracted": "-", "forgotten": "x", "pinned": "*"}
 
 
 class UsageError(Exception):
@@ -53,6 +54,9 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     i = msub.add_parser("import", parents=[common], help="add the contents of an export file")
     i.add_argument("file", type=Path)
     msub.add_parser("mcp", parents=[common], help="serve the memory to another assistant over MCP (stdio)")
+    for name, what in (("pin", "keep a fact in her memory block whatever the cap (id prefix or key)"),
+                       ("unpin", "undo pin (allergies, diet and medical facts stay pinned)")):
+        msub.add_parser(name, parents=[common], help=what).add_argument("target", metavar="ID_PREFIX_OR_KEY")
 
 
 def describe(change: FactChange) -> str:
@@ -104,15 +108,16 @@ def _when(stamp: str | None) -> str:
     return moment.astimezone().isoformat(sep=" ", timespec="seconds")
 
 
-def facts_table(facts: list[Fact], history: bool = False) -> Table:
-    """Facts as a terminal table (pinned keys starred); with history, when and why each ended."""
+def facts_table(facts: list[Fact], history: bool = False, expired: set[str] = frozenset()) -> Table:
+    """Facts as a terminal table (pinned keys starred); with history, when and why each ended (or that it
+    expired: still believed, but out of recall and the memory block)."""
     table = Table(show_edge=False, pad_edge=False)
     for column in ("id", "key", "value", "since", "from") + (("until", "why") if history else ()):
         table.add_column(column)
     for f in facts:
         row = [f.id[:8], f.key + (" *" if f.pinned else ""), f.value, _when(f.valid_from), origin_label(f)]
         if history:
-            row += [_when(f.valid_to), f.ended_by or ""]
+            row += [_when(f.valid_to), f.ended_by or ("expired" if f.id in expired else "")]
         table.add_row(*row)
     return table
 
@@ -164,6 +169,9 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
             console.print("stored the message; no facts in it", markup=False)
     elif cmd == "list":
         return _list(args, memory, user, console)
+    elif cmd in PINNING:
+        for line in pin_lines(memory, user, args.target, cmd == "pin"):
+            console.print(line, markup=False, highlight=False)
     elif cmd == "mcp":
         from ..serve.mcp import serve      # the MCP SDK loads only for this command
         serve(memory, config, user)
@@ -172,6 +180,8 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         block = memory.load_context(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
         if block:
             print(block)
+        if memory.context_notice:
+            print(f"glados: note: {memory.context_notice}", file=sys.stderr)
     elif cmd == "recall":
         index_backlog(memory, user, Console(stderr=True, highlight=False, soft_wrap=True))
         found = memory.recall(user, " ".join(args.text), k=args.k)
@@ -229,6 +239,13 @@ def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], console: Console
     return True
 
 
+def pin_lines(memory: Memory, user: str, target: str, on: bool) -> list[str]:
+    """`pin`/`unpin` (the CLI and the chat's /memory pin): what changed, one line each."""
+    changed = memory.pin(user, target) if on else memory.unpin(user, target)
+    word = "pinned" if on else "unpinned"
+    return [f"{word} {f.key}: {f.value}" for f in changed] or [f"nothing to change: already {word}"]
+
+
 def _list(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:
     facts = memory.facts(user, at=parse_time(args.at) if args.at else None, history=args.all)
     if args.origin:
@@ -239,7 +256,7 @@ def _list(args: argparse.Namespace, memory: Memory, user: str, console: Console)
     if not facts:
         console.print(f"nothing remembered about {user!r}", markup=False)
         return 0
-    console.print(facts_table(facts, history=args.all))
+    console.print(facts_table(facts, history=args.all, expired={f.id for f in facts if memory.is_expired(f)}))
     if any(f.pinned for f in facts):
         console.print(LEGEND, style="dim", markup=False)
     return 0

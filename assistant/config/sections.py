@@ -57,6 +57,8 @@ class RecallConfig:
     crowding_weight: Annotated[float, doc("a message that sounds like many of yours (chatter) loses this times how much; 0: plain cosine", ge=0, le=5)] = 0.5
     half_life_days: Annotated[dict[str, float | None], doc("days for a message's weight to halve, by what it is about; null: never fades")] = \
         field(default_factory=lambda: dict(HALF_LIVES))
+    expire_days: Annotated[dict[str, float | None], doc("days after which what you said leaves recall and the memory block, by kind (history keeps it); null: never; pins, health and identity never")] = \
+        field(default_factory=lambda: {"state": 1.0})
 
     def __post_init__(self) -> None:
         from memory import KINDS
@@ -67,6 +69,15 @@ class RecallConfig:
         if any(v is not None and v <= 0 for v in value.values()):
             raise ValueError("half_life_days: a half-life is a number of days above 0, or null for never")
         object.__setattr__(self, "half_life_days", {**HALF_LIVES, **value})   # a kind left out keeps its default
+        expire = self.expire_days
+        unknown = set(expire) - set(KINDS)
+        if unknown:
+            raise ValueError(f"expire_days: unknown kind(s) {', '.join(sorted(unknown))}; use {', '.join(KINDS)}")
+        lasting = sorted(k for k in ("health", "identity") if expire.get(k) is not None)
+        if lasting:
+            raise ValueError(f"expire_days: {', '.join(lasting)} never expire (they keep you safe and known); use null")
+        if any(v is not None and v <= 0 for v in expire.values()):
+            raise ValueError("expire_days: a number of days above 0, or null for never")
 
 
 @dataclass(frozen=True)
@@ -123,6 +134,10 @@ class Lines:
         "{what}. I remember everything. Even the parts you would rather I didn't."
     answer_unknown: Annotated[str, doc("... and nothing is known: {what} is the question's words")] = \
         "You never told me {what}. I would have remembered. I remember everything."
+    pinned: Annotated[str, doc("\"pin that\", \"always remember that ...\": {what} is kept in mind always")] = \
+        "Pinned: {what}. It stays with me whatever else I forget."
+    pin_nothing: Annotated[str, doc("\"pin that\" with nothing said before it to pin")] = \
+        "Pin what? You have not told me anything worth keeping yet."
 
 
 SYSTEM_PROMPT = """\

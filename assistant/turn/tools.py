@@ -25,6 +25,13 @@ TOOLS = [
         "parameters": {"type": "object", "required": ["query"], "properties": {
             "query": {"type": "string", "description": "words to look for"}}}}},
     {"type": "function", "function": {
+        "name": "memory_pin",
+        "description": "Keep a stored fact about the user in mind always, whatever else is forgotten, when the user "
+                       "asks for it (\"always remember that\", \"don't ever forget my ...\").",
+        "parameters": {"type": "object", "required": ["key"], "properties": {
+            "key": {"type": "string", "description": "fact key, e.g. location, or note"},
+            "value": {"type": "string", "description": "which value, when the key holds several"}}}}},
+    {"type": "function", "function": {
         "name": "memory_forget",
         "description": "Delete a stored fact about the user, everywhere.",
         "parameters": {"type": "object", "properties": {
@@ -46,6 +53,12 @@ def run(memory: Memory, user: str, call: ToolCall, recall_k: int = 3, message_id
             found = memory.recall(user, str(args.get("query") or ""), k=recall_k)
             return json.dumps({"results": [{"when": r.created_at[:10], "role": r.role, "text": r.text[:500]}
                                            for r in found]})
+        if call.name == "memory_pin":
+            key, value = str(args.get("key") or ""), str(args.get("value") or "")
+            chosen = [f for f in memory.facts(user) if f.key == key and (not value or value.lower() in f.value.lower())]
+            pinned = [p for f in chosen for p in memory.pin(user, f.id)]
+            return json.dumps({"pinned": [f"{f.key}: {f.value}" for f in chosen],
+                               "newly": len(pinned)} if chosen else {"error": f"nothing stored under {key!r}"})
         if call.name == "memory_forget":
             key, value = args.get("key") or None, args.get("value") or None
             if key is None and value is None:
