@@ -178,6 +178,7 @@ class SessionConfig:
     idle_timeout_min: Annotated[float, doc("minutes without a message that end a session", gt=0)] = 30.0
     summary_max_words: Annotated[int, doc("length of the summary written when a session ends", ge=10, le=1000)] = 80
     consolidate: Annotated[bool, doc("at a session's end the model proposes facts; only those grounded in your words are kept")] = True
+    compact_tokens: Annotated[int, doc("tokens of the history budget for a running note of what you said that left the window; 0: off", ge=0, le=10_000)] = 150
 
 
 @dataclass(frozen=True)

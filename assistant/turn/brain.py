@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable, Literal, Sequence
 
-from memory import FactChange, Memory, MemoryStoreError, Observation, Recalled, new_session_id, utc_now
+from memory import FactChange, Memory, MemoryStoreError, Observation, Recalled, estimate_tokens, new_session_id, utc_now
 
-from . import commands, consolidation, prompt, summary, tools
-from ..config import Config
+from . import commands, compaction, consolidation, prompt, summary, tools
+from ..config import BudgetConfig, Config
 from ..llm import LLM, LLMError, LLMUnavailable, ModelMissing
 from .events import (Consolidated, Degraded, EventSink, RecalledNote, Remembered, SessionStarted,
                      Summarised, ToolUsed)
@@ -211,10 +211,10 @@ class Brain:
             if answer is not None:   # a question about the user, model down: her facts answer it
                 return self._from_memory(session, answer, started, on_text, on_end)
             return self._offline(on_text, on_end, observation.changes)
-        history = prompt.fit_history(self._history(session, before=observation.message_id),
-                                     self.config.budget, text)
+        earlier, budget = self._earlier(session, before=observation.message_id)
+        history = prompt.fit_history(self._history(session, before=observation.message_id), budget, text)
         block, recalled = self.recall_for(text, session, carried=len(history))
-        messages, used = prompt.assemble(self.config.persona, self.config.budget, block, recalled, history, text)
+        messages, used = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier)
         self.stats.timings["memory_s"] = time.perf_counter() - started
         for r in used:
             self.on_event(RecalledNote(r.session, r.created_at[:10], r.text))
@@ -243,6 +243,19 @@ class Brain:
         stored redacted, whatever part of it was heard."""
         self.log_reply(session, answer.stored if answer.kind == "forget" else answer.text if spoken is None else spoken,
                        interrupted)
+
+    def _earlier(self, session: str, before: int) -> tuple[str, BudgetConfig]:
+        """The running note of what the user said before the history window, and the budget left for the
+        window's turns (the note is paid for out of the history budget)."""
+        budget, window = self.config.budget, self.config.memory.recent_window
+        note_tokens = min(self.config.session.compact_tokens, budget.history // 2)
+        if not note_tokens or not window:
+            return "", budget
+        rows = [r for r in self.memory.messages(self.user, session, limit=100_000) if r.id < before]
+        note = compaction.fold(rows[:-window], note_tokens) if len(rows) > window else ""
+        if not note:
+            return "", budget
+        return note, replace(budget, history=max(0, budget.history - estimate_tokens(note)))
 
     def _history(self, session: str, before: int) -> list[prompt.Turn]:
         """The session's recent turns before message `before` (the one being answered)."""

@@ -94,13 +94,16 @@ def fit_history(history: list[Turn], budget: BudgetConfig, user_text: str) -> li
 
 
 def assemble(persona: PersonaConfig, budget: BudgetConfig, memory_block: str, recalled: list[Recalled],
-             history: list[Turn], user_text: str) -> tuple[list[dict], list[Recalled]]:
-    """The request's messages, and which recalled messages made it in."""
+             history: list[Turn], user_text: str, earlier: str = "") -> tuple[list[dict], list[Recalled]]:
+    """The request's messages, and which recalled messages made it in. `earlier`: the session's running note
+    of what left the window (compaction.fold), already counted in budget.history by the caller."""
     system = build_system_prompt(persona_text(persona, budget.system), memory_block)
     messages = [{"role": "system", "content": system}]
     note, used = recall_note(recalled, budget.recall)
     if note:
         messages.append({"role": "system", "content": note})
+    if earlier:
+        messages.append({"role": "system", "content": earlier})
     messages += [{"role": t.role, "content": t.text} for t in fit_history(history, budget, user_text)]
     messages.append({"role": "user", "content": _cut(user_text, budget.history)})
     return messages, used
