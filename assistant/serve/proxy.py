@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from memory import Memory, build_system_prompt
+from memory import Memory, MemoryStoreError, build_system_prompt
 
 from ..config import Config
 from ..llm import make_llm
@@ -104,7 +104,11 @@ class Proxy:
         if chat.user_text is None:
             return await self.passthrough(request, raw)
         user = request.headers.get(USER_HEADER) or self.user
-        brain, session, body, answered = await self.in_memory(self.prepare, user, chat)
+        try:
+            brain, session, body, answered = await self.in_memory(self.prepare, user, chat)
+        except MemoryStoreError as exc:       # a full disk, a read-only file: the chat still works, unremembered
+            log.warning("memory unavailable, request passed on without it: %s", exc)
+            return await self.passthrough(request, raw)
         if body is None:
             data, media = formats.answer(chat, answered)
             return Response(data, 200, media_type=media)
