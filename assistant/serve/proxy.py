@@ -69,10 +69,10 @@ class Proxy:
         if noted.answer is not None:
             brain.record_answer(noted.session, noted.answer)
             return brain, noted.session, None, noted.answer.text
-        self.in_flight[user] = self.in_flight.get(user, 0) + 1     # until finish(), or the upstream call fails
         block, recalled = brain.recall_for(request.user_text or "", noted.session, request.carried)
         note, _used = prompt.recall_note(recalled, self.config.budget.recall)
         memory_text = "\n\n".join(part for part in (build_system_prompt("", block).strip(), note) if part)
+        self.in_flight[user] = self.in_flight.get(user, 0) + 1     # until finish(): the session stays open
         return brain, noted.session, formats.with_memory(request, memory_text), ""
 
     def finish(self, brain: Brain, session: str, reader: formats.ReplyReader) -> None:
