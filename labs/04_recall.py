@@ -1,4 +1,4 @@
-"""Lab 3: recall. SQLite's FTS5 ranks earlier messages by BM25: rare words count more than
+"""Lab 4: recall. SQLite's FTS5 ranks earlier messages by BM25: rare words count more than
 common ones, so "locksmith" beats "the" (scores here are a share of what a message holding every
 word of the question would score). A question in other words shares none of them: for that,
 recall also compares sentence vectors (all-MiniLM-L6-v2) and ranks by cosine plus half the word
@@ -6,7 +6,7 @@ share, less a little for a message that sounds like many of the user's others (c
 is no score floor: the order decides, and a message sharing no word with the question needs only
 a cosine of 0.15, so the soup and the weather trail the car (the prompt takes the first few).
 
-    .venv/bin/python labs/03_recall.py
+    .venv/bin/python labs/04_recall.py
 """
 import tempfile
 from pathlib import Path
@@ -34,3 +34,4 @@ with tempfile.TemporaryDirectory() as tmp:
                     print(f"    {r.score:5.2f}  {r.text}")
                 if not found:
                     print("    (nothing)")
+print("notice: BM25 ranks the rare word's message first; the paraphrase shares no word, so only meaning finds the car (weak neighbours trail).")

@@ -1,7 +1,7 @@
-"""Lab 8: why speak sentence by sentence. A model writes about 20 tokens a second; waiting for the
+"""Lab 9: why speak sentence by sentence. A model writes about 20 tokens a second; waiting for the
 whole reply before speaking costs seconds, while the first sentence is ready almost at once.
 
-    .venv/bin/python labs/08_streaming_speech.py
+    .venv/bin/python labs/09_streaming_speech.py
 """
 from assistant.tts import SentenceChunker
 
@@ -15,3 +15,4 @@ for i, word in enumerate(reply.split(" "), start=1):
 for sentence in chunker.flush():
     print(f"after {len(reply.split()) / tokens_per_second:4.2f} s: speak {sentence!r}")
 print(f"waiting for the whole reply: first audio after {len(reply.split()) / tokens_per_second:.2f} s")
+print('notice: the first sentence is spoken long before the reply is finished; that gap is the latency saved.')

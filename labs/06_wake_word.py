@@ -1,8 +1,8 @@
-"""Lab 5: the wake word on a transcript. The recogniser mishears "hey glados" in many ways, so
-we compare spellings and consonant skeletons ("geeletus" -> "kltts" ~ "glados" -> "klts"). A real
+"""Lab 6: the wake word on a transcript. The recogniser mishears "hey glados" in many ways, so
+we compare spellings and consonant skeletons ("heygeeletus" and "heyglados" both -> "klts"). A real
 word that sounds alike ("Gladys", "glad") is someone else being addressed; the name may come last.
 
-    .venv/bin/python labs/05_wake_word.py
+    .venv/bin/python labs/06_wake_word.py
 """
 from assistant.wake import TranscriptWakeWord, skeleton, similarity
 
@@ -13,3 +13,4 @@ for heard in ["Hey GLaDOS, what time is it?", "hey gee let us what time is it", 
     print(f"{heard!r:40} -> {'wake, request: ' + repr(match.request) if match else 'not for her'}")
 print(f"skeletons: heygeeletus={skeleton('heygeeletus')!r} heyglados={skeleton('heyglados')!r} "
       f"similarity={similarity('heygeeletus', 'heyglados'):.2f}")
+print('notice: a misheard name still wakes her, a real name that sounds alike (Gladys) does not, and the request is what follows.')

@@ -1,9 +1,9 @@
-"""Lab 9: intent before facts. The same words can be a command, a question or a statement;
+"""Lab 10: intent before facts. The same words can be a command, a question or a statement;
 `memory.parse` reads each sentence once and says which, so the assistant branches on a typed
 result instead of matching strings again. A question about the world goes to the model even
 when it holds "remember", "forget" or "why do you think".
 
-    .venv/bin/python labs/09_intent.py
+    .venv/bin/python labs/10_intent.py
 """
 from memory import Memory, parse
 
@@ -42,3 +42,4 @@ with Memory(":memory:") as mem:
         observed = mem.observe("ada", text)
         print(f"  {text:48} {[(c.kind, c.key, c.value, c.old_value) for c in observed.changes]}")
     print(f"  {'history of location:':48} {[(f.value, f.ended_by) for f in mem.facts('ada', history=True)]}")
+print('notice: the same words change meaning with their form; only statements change facts, and a correction supersedes.')

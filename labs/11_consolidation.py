@@ -1,10 +1,10 @@
-"""Lab 10: the model as a second reader, checked. At a session's end a model reads the user's
+"""Lab 11: the model as a second reader, checked. At a session's end a model reads the user's
 messages and proposes facts the rules missed. Nothing it says is trusted: each proposal must cite
 one of the session's user messages, use a fact key, say only what the user said, come from a
 first-person statement, and never take a pinned fact away. Here the "model" is a scripted reply,
 with the mistakes real models make.
 
-    .venv/bin/python labs/10_consolidation.py
+    .venv/bin/python labs/11_consolidation.py
 """
 import json
 
@@ -41,3 +41,4 @@ with Memory(":memory:") as mem:
         p = verdict.proposal
         print(f"  {verdict.outcome:8} {f'{p.key}={p.value!r} [{p.message_id}]':32} {verdict.reason}")
     print(f"\nstored, with origin: {[(f.key, f.value, f.origin) for f in mem.facts('ada')]}")
+print("notice: only proposals grounded in the user's own words of that session are stored, marked as the model's.")

@@ -1,8 +1,8 @@
-"""Lab 7: a request inside a token budget. History is trimmed by whole user+assistant pairs from
+"""Lab 8: a request inside a token budget. History is trimmed by whole user+assistant pairs from
 the oldest, and the first message after the system part is always a user message. Token counts
 are stored with each message, so trimming never re-counts the history.
 
-    .venv/bin/python labs/07_prompt_budget.py
+    .venv/bin/python labs/08_prompt_budget.py
 """
 from assistant.config import BudgetConfig, PersonaConfig
 from assistant.turn.prompt import Turn, assemble
@@ -18,3 +18,4 @@ print(f"{len(history)} stored messages, history budget {budget.history} tokens")
 for m in messages:
     print(f"    {m['role']:9} {estimate_tokens(m['content']):3} tokens  {m['content'][:24]!r}")
 print(f"sent: {sum(estimate_tokens(m['content']) for m in messages[1:])} tokens after the system part")
+print("notice: whole pairs were dropped from the oldest, and the first message kept after the system part is the user's.")

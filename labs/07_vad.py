@@ -1,8 +1,8 @@
-"""Lab 6: voice activity. Silero VAD (shipped in faster-whisper) gives a speech probability per
+"""Lab 7: voice activity. Silero VAD (shipped in faster-whisper) gives a speech probability per
 32 ms frame; the segmenter keeps a little audio from before speech (pre-roll) and ends an
 utterance after 0.6 s of silence.
 
-    .venv/bin/python labs/06_vad.py [file.wav]
+    .venv/bin/python labs/07_vad.py [file.wav]
 """
 import sys
 from pathlib import Path
@@ -23,3 +23,4 @@ for frame in WavSource(wav).frames():
 print("".join(line))
 for u in utterances:
     print(f"utterance from {u.start_s:.2f} s to {u.end_s:.2f} s ({u.seconds:.2f} s of audio)")
+print('notice: each utterance starts a little before its first speech frame (the pre-roll) and ends only after 0.6 s of silence.')
