@@ -19,6 +19,18 @@ GROUPS = {
 }
 
 
+def toy_intent(text: str) -> str:
+    """Keyword rules, checked in order: the way most assistants start, and where they go wrong."""
+    lowered = text.lower()
+    if "remember" in lowered:
+        return "command remember"
+    if "forget" in lowered:
+        return "command forget"
+    if lowered.startswith("why do you think"):
+        return "command why"
+    return "question" if text.endswith("?") else "statement"
+
+
 def describe(text: str) -> str:
     parsed = parse(text)
     changes = "; ".join(f"{c.op} {c.key} = {c.value}" for c in parsed.changes)
@@ -33,7 +45,7 @@ def describe(text: str) -> str:
 for words, texts in GROUPS.items():
     print(f"--- {words!r}")
     for text in texts:
-        print(f"  {text:48} {describe(text)}")
+        print(f"  {text:48} toy: {toy_intent(text):17} project: {describe(text)}")
 
 # A correction needs what was just said: the parse names the new value, memory finds the old one.
 print("--- a correction")
@@ -42,4 +54,5 @@ with Memory(":memory:") as mem:
         observed = mem.observe("ada", text)
         print(f"  {text:48} {[(c.kind, c.key, c.value, c.old_value) for c in observed.changes]}")
     print(f"  {'history of location:':48} {[(f.value, f.ended_by) for f in mem.facts('ada', history=True)]}")
-print('notice: the same words change meaning with their form; only statements change facts, and a correction supersedes.')
+print("notice: keywords make commands of a question about a song, a memory of a bike and the sky; the project reads")
+print("        each sentence's form once: only statements change facts, and a correction supersedes.")

@@ -16,6 +16,14 @@ SESSION = ["I've been nursing for twelve years",          # the rules miss this;
            "my brother lives in Oslo",
            "I'm allergic to peanuts"]
 
+
+
+def toy_grounded(value: str, said: str) -> bool:
+    """The first check, by hand: every word of the proposed value was said by the user in that message."""
+    heard = set(said.lower().replace(",", " ").split())
+    return all(word in heard for word in value.lower().split())
+
+
 with Memory(":memory:") as mem:
     ids = [mem.observe("ada", line, session="s1").message_id for line in SESSION]
     reply_id = mem.log("ada", "s1", "assistant", "A greyhound. How fast it will run from you.")
@@ -37,8 +45,11 @@ with Memory(":memory:") as mem:
         {"key": "age", "value": "12", "message_id": ids[0], "replaces": False},            # a number, no age
     ]})
     print("\nthe model's proposals, and what the checks made of them:")
+    said_in = dict(zip(ids, SESSION))
     for verdict in mem.consolidate("ada", "s1", parse_proposals(reply), "a-model"):
         p = verdict.proposal
-        print(f"  {verdict.outcome:8} {f'{p.key}={p.value!r} [{p.message_id}]':32} {verdict.reason}")
+        toy = "words said" if toy_grounded(p.value, said_in.get(p.message_id, "")) else "words not said"
+        print(f"  toy: {toy:15} project: {verdict.outcome:8} {f'{p.key}={p.value!r} [{p.message_id}]':32} {verdict.reason}")
     print(f"\nstored, with origin: {[(f.key, f.value, f.origin) for f in mem.facts('ada')]}")
-print("notice: only proposals grounded in the user's own words of that session are stored, marked as the model's.")
+print("notice: word grounding alone would keep Oslo (the brother's) and miss 'nurse' (said 'nursing'); the project adds")
+print("        stems, whose statement it is, and whether the key fits, and stores what passes as the model's.")
