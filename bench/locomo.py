@@ -155,7 +155,12 @@ def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses:
             all_turns = turns(conv)
             speaker_of = {t["dia_id"]: t["speaker"] for t in all_turns}
             # one file per conversation: its two speakers are its users, by name
-            settings = replace(recall_settings(config), **(overrides or {}))
+            flat = {n: v for n, v in (overrides or {}).items() if "." not in n}
+            settings = replace(recall_settings(config), **flat)
+            for name, value in (overrides or {}).items():      # expire_days.state=0: a kind's entry (0: never)
+                if "." in name:
+                    field, kind = name.split(".", 1)
+                    settings = replace(settings, **{field: {**getattr(settings, field), kind: value or None}})
             memory = Memory(folder / f"conv-{conv_id}.db", recall_settings=settings)
             model = memory._load_model()    # the baselines use the same model, loaded once
             if model is None:
@@ -227,7 +232,8 @@ def main() -> None:
     parser.add_argument("--convs", help="these conversations instead of a split, e.g. 42,43")
     parser.add_argument("--data", type=Path, default=DATA, help=f"the LoCoMo folder (default {DATA})")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="a recall setting for this run, e.g. word_weight=0.3 (to choose settings on dev)")
+                        help="a recall setting for this run, e.g. word_weight=0.3 (to choose settings on dev), "
+                             "or one kind of a per-kind setting, e.g. expire_days.state=0 (0: never)")
     parser.add_argument("--brief", action="store_true", help="one line per phrasing: glados beside RRF")
     parser.add_argument("--keep", type=Path, help="keep the indexed stores in this folder and reuse them next time")
     args = parser.parse_args()
