@@ -84,16 +84,19 @@ def test_a_fact_said_four_times_takes_one_slot(tmp_path, clock, use_meaning):
     assert "the penicillin prescription from 2019 is in the drawer" in found
 
 
-def test_an_allergy_outlives_two_years_and_a_passing_state_fades_in_a_week(meaning, clock):
+def test_an_allergy_outlives_two_years_and_a_passing_state_fades_then_expires(meaning, clock):
     say(meaning, "ada", "I'm allergic to penicillin")
     fresh = meaning.recall("ada", "am I allergic to penicillin?", k=1)[0]
     say(meaning, "ada", "I'm so tired today")
     tired_fresh = meaning.recall("ada", "am I tired?", k=1)[0]
     assert tired_fresh.text == "I'm so tired today"
 
+    clock.advance(hours=12)
+    tired_later = meaning.recall("ada", "am I tired?", k=1)[0]
+    assert tired_later.text == "I'm so tired today"
+    assert tired_later.score == pytest.approx(tired_fresh.score * 0.5 ** (0.5 / 7), rel=0.02)   # half-life: 7 days
     clock.advance(days=7)
-    tired_week = meaning.recall("ada", "am I tired?", k=1)[0]
-    assert tired_week.score == pytest.approx(tired_fresh.score / 2, rel=0.02)   # half-life: 7 days
+    assert "I'm so tired today" not in texts(meaning.recall("ada", "am I tired?", k=3))       # expired after a day
 
     clock.advance(days=730)
     later = meaning.recall("ada", "am I allergic to penicillin?", k=1)[0]
