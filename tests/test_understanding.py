@@ -62,7 +62,7 @@ QUESTIONS_ABOUT_ME = {
     "what's my name?": "Ada", "where do I live?": "Leeds", "where am I from?": "Cork",
     "what do I do for work?": "nurse", "who do I work for?": "St Mary's",
     "am I allergic to anything?": "peanuts", "what's my diet?": "vegetarian",
-    "do I have any pets?": "dog named Rex", "what do I like?": "chess", "how old am I?": "34",
+    "do I have any pets?": "You have a dog named Rex", "what do I like?": "chess", "how old am I?": "34",
     "when is my birthday?": "march 3", "who is my wife?": "Mia", "do you know what I'm called?": "Ada",
     "what's the name of my dog?": "Rex", "do you remember where I live?": "Leeds", "how old do you think I am?": "34",
 }

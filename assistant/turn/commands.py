@@ -42,6 +42,19 @@ def to_you(text: str) -> str:
     return FIRST_PERSON.sub(lambda m: SECOND[m[0].lower()], text)
 
 
+COUNTED = ("pet", "job")       # said with "a"/"an" when the value is one thing: "a dog named Rex", "a nurse"
+DETERMINED = re.compile(r"^(?:a|an|the|some|two|three|four|five|several|many|no|my|our|\d+)\b", re.IGNORECASE)
+
+
+def with_article(value: str) -> str:
+    """"dog named Rex" -> "a dog named Rex", "engineer" -> "an engineer"; "two cats", "cats" unchanged."""
+    head = value.split(" named ")[0].split(" called ")[0].strip()
+    if not head or DETERMINED.match(head) or (head.endswith("s") and not head.endswith("ss")):
+        return value
+    vowel = head[0].lower() in "aeiou" and not re.match(r"(?:uni|use|eu|one)", head, re.IGNORECASE)  # "a unicorn"
+    return f"{'an' if vowel else 'a'} {value}"
+
+
 def joined(values: list[str]) -> str:
     return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
 
@@ -51,7 +64,8 @@ def say(pairs: list[tuple[str, str]]) -> str:
     full stop: "You live in Leeds. You are allergic to peanuts and cashews"."""
     values: dict[str, list[str]] = {}
     for key, value in pairs:
-        values.setdefault(key, []).append(to_you(value) if key in ("note", "message") else value)
+        said = to_you(value) if key in ("note", "message") else with_article(value) if key in COUNTED else value
+        values.setdefault(key, []).append(said)
     sentences = []
     for key, vs in values.items():
         if key in ("note", "message"):     # each its own sentence: they are whole statements
