@@ -60,7 +60,7 @@ def test_memory_commands_about_the_user_are_answered_without_the_model():
 
 QUESTIONS_ABOUT_ME = {
     "what's my name?": "Ada", "where do I live?": "Leeds", "where am I from?": "Cork",
-    "what do I do for work?": "nurse", "who do I work for?": "St Mary's",
+    "what do I do for work?": "work as a nurse", "who do I work for?": "St Mary's",
     "am I allergic to anything?": "peanuts", "what's my diet?": "vegetarian",
     "do I have any pets?": "You have a dog named Rex", "what do I like?": "chess", "how old am I?": "34",
     "when is my birthday?": "march 3", "who is my wife?": "Mia", "do you know what I'm called?": "Ada",
