@@ -65,14 +65,10 @@ class MicSource(AudioSource):
 
     def frames(self) -> Iterator[np.ndarray]:
         pending = np.zeros(0, np.float32)
-        stream = None
-        if self.rate != RATE:
-            import soxr
-            stream = soxr.ResampleStream(self.rate, RATE, 1, dtype="float32")   # one filter across the blocks
         while True:
             block = self.queue.get()
-            if stream is not None:
-                block = stream.resample_chunk(block)
+            if self.rate != RATE:
+                block = resample(block, self.rate, RATE)
             pending = np.concatenate([pending, block])
             while len(pending) >= FRAME:
                 yield pending[:FRAME]
