@@ -133,9 +133,8 @@ class Memory:
         if not sources:
             return []
         chosen = [f for f in current if f.source_message_id == sources[-1]]
-        changed = {f.id for f in F.set_pin(self.db, chosen, True)}
-        return [F.FactChange("pinned", f.key, f.value, fact_id=f.id) for f in chosen if f.id in changed or f.user_pinned
-                or f.pinned]
+        F.set_pin(self.db, chosen, True)          # all of them pinned now, whether newly or already
+        return [F.FactChange("pinned", f.key, f.value, fact_id=f.id) for f in chosen]
 
     def _apply(self, user: str, change: Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
         if change.op == "assert" and change.key and change.value:

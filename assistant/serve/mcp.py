@@ -54,10 +54,9 @@ class Tools:
 
     def forget(self, target: str, confirm: bool = False) -> dict:
         """Forget a fact everywhere, by id prefix or key ("location"); pinned facts need confirm."""
-        matching = [f for f in self.memory.facts(self.user) if f.id.startswith(target.strip()) or f.key == target.strip()]
-        pinned = [f for f in matching if f.pinned]
+        pinned = {(f.key, f.value): f for f in self.memory.would_forget(self.user, target) if f.pinned}
         if pinned and not confirm:
-            return {"error": f"{', '.join(f'{f.key}: {f.value}' for f in pinned)} keep the user safe (pinned); "
+            return {"error": f"{', '.join(f'{k}: {v}' for k, v in pinned)} keep the user safe (pinned); "
                              "call forget again with confirm: true to delete them"}
         gone = self.memory.forget(self.user, target)
         return {"forgotten": [_change(c) for c in gone]}

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -38,12 +37,14 @@ def looped(tokens: Sequence[int]) -> bool:
     return len(tokens) >= 12 and 3 * len(set(tokens)) <= len(tokens)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Kept:
     """What a transcription keeps to read its audio again: the encoder's output for the first 30 s window
-    (copied out of CTranslate2's memory) and how many mel frames of it are the utterance's."""
+    (copied out of CTranslate2's memory), how many mel frames of it are the utterance's, and the word
+    timings once aligned (by text), so they are worked out once and go when the transcript goes."""
     encoded: np.ndarray
     frames: int
+    aligned: dict[str, tuple[TimedWord, ...]] = field(default_factory=dict)
 
 
 def _keeping_model(WhisperModel: type) -> type:
@@ -77,8 +78,6 @@ class WhisperTranscriber(Transcriber):
             raise STTError(f"cannot load the speech model {path!r} ({exc}); check voice.stt.model") from exc
         self.beam_size, self.language = beam_size, language
         self._tokenizer = None
-        self._timed: OrderedDict[tuple[int, str], tuple[_Kept, tuple[TimedWord, ...]]] = OrderedDict()
-        self._timed_lock = threading.Lock()
 
     def transcribe(self, utterance: Utterance, hotwords: str | None = None) -> Transcript:
         return self._transcribe(utterance, hotwords, self.beam_size)
@@ -143,16 +142,9 @@ class WhisperTranscriber(Transcriber):
         kept = transcript.kept
         if not isinstance(kept, _Kept):
             return None
-        key = (id(kept), transcript.text)
-        with self._timed_lock:
-            if key in self._timed:
-                return self._timed[key][1]
-        words = self._align(kept, transcript.text)
-        with self._timed_lock:
-            self._timed[key] = (kept, words)          # the record is held, so its id is not reused meanwhile
-            while len(self._timed) > 8:
-                self._timed.popitem(last=False)
-        return words
+        if transcript.text not in kept.aligned:      # two threads may both align it: the same words either way
+            kept.aligned[transcript.text] = self._align(kept, transcript.text)
+        return kept.aligned[transcript.text]
 
     def _align(self, kept: _Kept, text: str) -> tuple[TimedWord, ...]:
         import ctranslate2

@@ -211,8 +211,8 @@ class Brain:
             if answer is not None:   # a question about the user, model down: her facts answer it
                 return self._from_memory(session, answer, started, on_text, on_end)
             return self._offline(on_text, on_end, observation.changes)
-        earlier, budget = self._earlier(session, before=observation.message_id)
-        history = prompt.fit_history(self._history(session, before=observation.message_id), budget, text)
+        recent, earlier, budget = self._session_turns(session, before=observation.message_id)
+        history = prompt.fit_history(recent, budget, text)
         block, recalled = self.recall_for(text, session, carried=len(history))
         messages, used = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier)
         self.stats.timings["memory_s"] = time.perf_counter() - started
@@ -244,27 +244,21 @@ class Brain:
         self.log_reply(session, answer.stored if answer.kind == "forget" else answer.text if spoken is None else spoken,
                        interrupted)
 
-    def _earlier(self, session: str, before: int) -> tuple[str, BudgetConfig]:
-        """The running note of what the user said before the history window, and the budget left for the
-        window's turns (the note is paid for out of the history budget)."""
+    def _session_turns(self, session: str, before: int) -> tuple[list[prompt.Turn], str, BudgetConfig]:
+        """The session's messages before message `before` (the one being answered), read once: the last
+        `recent_window` as history, and the user's words before them folded into a running note, paid for out of
+        the history budget (the budget left for the history comes back with them)."""
         budget, window = self.config.budget, self.config.memory.recent_window
-        note_tokens = min(self.config.session.compact_tokens, budget.history // 2)
-        if not note_tokens or not window:
-            return "", budget
-        rows = [r for r in self.memory.messages(self.user, session, limit=100_000) if r.id < before]
-        note = compaction.fold(rows[:-window], note_tokens) if len(rows) > window else ""
-        if not note:
-            return "", budget
-        return note, replace(budget, history=max(0, budget.history - estimate_tokens(note)))
-
-    def _history(self, session: str, before: int) -> list[prompt.Turn]:
-        """The session's recent turns before message `before` (the one being answered)."""
-        window = self.config.memory.recent_window
         if not window:
-            return []
-        rows = [r for r in self.memory.messages(self.user, session, limit=window + 1) if r.id < before]
-        rows = rows[-window:]
-        return [prompt.Turn(r.role, r.text, r.tokens) for r in rows]
+            return [], "", budget
+        note_tokens = min(self.config.session.compact_tokens, budget.history // 2)
+        limit = 100_000 if note_tokens else window + 1      # without the note, the window is all that is read
+        rows = [r for r in self.memory.messages(self.user, session, limit=limit) if r.id < before]
+        history = [prompt.Turn(r.role, r.text, r.tokens) for r in rows[-window:]]
+        note = compaction.fold(rows[:-window], note_tokens) if note_tokens and len(rows) > window else ""
+        if note:
+            budget = replace(budget, history=max(0, budget.history - estimate_tokens(note)))
+        return history, note, budget
 
     def _offline(self, on_text: TextSink, on_end: Callable[[], None] = lambda: None,
                  changes: Sequence[FactChange] = ()) -> Reply:

@@ -107,15 +107,10 @@ def reply(memory: Memory, user: str, observed: Observation, lines: Lines) -> Com
         return CommandReply("why", _why(memory, user, command, lines))
     if command.kind == "ask":
         return CommandReply("ask", answer_from_facts(memory, user, command, lines))
-    if command.kind == "pin":
-        pinned = [(c.key, c.value) for c in changes if c.kind == "pinned"]
+    pinned = [(c.key, c.value) for c in changes if c.kind == "pinned"]
+    if command.kind == "pin" or (command.kind == "remember" and pinned):    # "pin that", "always remember that"
         text = lines.pinned.format(what=say(pinned)) if pinned else lines.pin_nothing
-        return CommandReply("pin", text, changes, text)
-    if command.kind == "remember" and command.pin:
-        pinned = [(c.key, c.value) for c in changes if c.kind == "pinned"]
-        if pinned:
-            text = lines.pinned.format(what=say(pinned))
-            return CommandReply("remember", text, changes, text)
+        return CommandReply(command.kind, text, changes, text)
     if command.kind == "remember":
         stored = [c for c in changes if c.kind in ("added", "superseded", "reconfirmed")]
         text = (lines.remembered.format(what=say([(c.key, c.value) for c in stored])) if stored
