@@ -3,3 +3,7 @@
 
 class AudioError(Exception):
     """No device, no PortAudio, an unreadable file: one line that says what to do."""
+
+
+class SpeakerError(Exception):
+    """Voices cannot be told apart here (no speaker model) or from this audio (too short)."""

@@ -15,7 +15,7 @@ from .kinds import KINDS
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
 from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
 from .recall import STOPWORDS, Recalled, RecallSettings, estimate_tokens, terms as content_words
-from .records import Message, Session, Summary
+from .records import Message, Session, Summary, Voiceprint
 from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
 
 
@@ -38,7 +38,7 @@ __all__ = [
     "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
-    "SINGLE_VALUED", "STOPWORDS", "Session", "StaysPinned", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict",
+    "SINGLE_VALUED", "STOPWORDS", "Session", "StaysPinned", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
     "build_system_prompt", "content_words", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
     "parse", "parse_proposals", "resolve_dates", "say_day", "utc_now",
 ]

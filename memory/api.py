@@ -7,15 +7,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Literal
+from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from . import context as ctx
 from . import facts as F
-from . import erase as E, recall as R, summaries as S
+from . import erase as E, recall as R, summaries as S, voiceprints as V
 from .kinds import kind_of
 from .intent import Change, Parsed
 from .proposals import Proposal, Verdict
-from .records import Message, Session, Summary
+from .records import Message, Session, Summary, Voiceprint
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
 from .text import clean
 
@@ -445,6 +445,26 @@ class Memory:
         return [Message.of(r) for r in R.session_messages(self.db, user, session, limit)]
 
     # -- export / import -----------------------------------------------------------------
+    # -- voiceprints (the speaker model lives in the assistant; the memory keeps the vectors) ---------
+    def voiceprints(self) -> list[Voiceprint]:
+        """Every enrolled voice in this file, by user."""
+        return V.all_of(self.db)
+
+    def voiceprint(self, user: str) -> Voiceprint | None:
+        return V.one(self.db, user)
+
+    def save_voiceprint(self, user: str, vector: "Sequence[float]", utterances: int, model: str) -> Voiceprint:
+        """Store (or replace) `user`'s voice: the mean embedding of `utterances` utterances from `model`."""
+        with transaction(self.db):
+            return V.save(self.db, user, [float(x) for x in vector], utterances, model, self.now())
+
+    def forget_voiceprint(self, user: str) -> bool:
+        """Delete `user`'s voice (their memories stay); False when none was kept."""
+        with transaction(self.db):
+            gone = V.delete(self.db, user)
+        purge_leftovers(self.db)
+        return gone
+
     def export(self, user: str) -> dict:
         msgs = self.db.execute("SELECT id, session, role, text, tokens, created_at, interrupted, kind FROM messages "
                                "WHERE user = ? ORDER BY id", (user,)).fetchall()
@@ -454,15 +474,17 @@ class Memory:
             "messages": [dict(r) for r in msgs],
             "summaries": [{"session": r["session"], "text": r["text"], "created_at": r["created_at"]}
                           for r in S.all_for(self.db, user)],
+            "voiceprint": _voiceprint_json(V.one(self.db, user)),
         }
 
     def import_(self, user: str, data: dict) -> dict[str, int]:
         """Add an export's rows to `user`, whoever it was made for. Idempotent: a message, fact or
         summary already there (same origin: text and times) is not added again. Facts keep their
-        ids unless another row has them (an import into a second user), then get new ones."""
+        ids unless another row has them (an import into a second user), then get new ones. A voiceprint
+        comes along only when `user` has none (a voice enrolled here is not replaced by an old one)."""
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise BadImport(f"not a memory export (expected format {EXPORT_FORMAT!r})")
-        counts = {"facts": 0, "messages": 0, "summaries": 0}
+        counts = {"facts": 0, "messages": 0, "summaries": 0, "voiceprint": 0}
         try:
             with transaction(self.db):
                 id_map: dict[int, int] = {}
@@ -483,6 +505,11 @@ class Memory:
                 for s in data.get("summaries", []):
                     counts["summaries"] += S.add(self.db, user, str(s["session"]), clean(str(s["text"])),
                                                  str(s["created_at"]))
+                voice = data.get("voiceprint")
+                if voice and V.one(self.db, user) is None:
+                    V.save(self.db, user, [float(x) for x in voice["vector"]], int(voice["utterances"]),
+                           str(voice["model"]), self.now())
+                    counts["voiceprint"] = 1
         except (KeyError, TypeError, ValueError, sqlite3.IntegrityError) as exc:
             raise BadImport(f"import file is malformed ({type(exc).__name__}: {exc}); nothing was imported") from exc
         return counts
@@ -500,6 +527,13 @@ class Memory:
                  origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"),
                  user_pinned=bool(f.get("user_pinned")))
         return 1
+
+
+def _voiceprint_json(print_: Voiceprint | None) -> dict | None:
+    if print_ is None:
+        return None
+    return {"vector": list(print_.vector), "utterances": print_.utterances, "model": print_.model,
+            "created_at": print_.created_at, "updated_at": print_.updated_at}
 
 
 def _kind(value: object) -> str | None:

@@ -19,6 +19,7 @@ STORES: dict[str, str] = {
                        "Other rows' neighbour lists (crowding) are cosines only, no ids or text, and may keep its number",
     "vector_counts": "per-user counts of message_vectors, kept by its triggers; dropped with the user",
     "summaries": "the value is redacted; clearing a user deletes them",
+    "voiceprints": "a person's voice (no words in it); clearing the user or `glados speakers forget` deletes it",
 }
 NOT_USER_DATA = {"migrations", "sqlite_sequence"}
 
@@ -33,7 +34,7 @@ def erase_facts(db: sqlite3.Connection, user: str, facts: list[F.Fact]) -> list[
 def erase_user(db: sqlite3.Connection, user: str) -> dict[str, int]:
     """Everything about one user, from every store."""
     counts = {table: db.execute(f"DELETE FROM {table} WHERE user = ?", (user,)).rowcount
-              for table in ("facts", "message_vectors", "messages", "summaries")}
+              for table in ("facts", "message_vectors", "messages", "summaries", "voiceprints")}
     db.execute("DELETE FROM vector_counts WHERE user = ?", (user,))
     return counts
 

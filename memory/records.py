@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 Role = Literal["user", "assistant"]
@@ -40,3 +40,15 @@ class Summary:
     session: str
     text: str
     created_at: str
+
+
+@dataclass(frozen=True)
+class Voiceprint:
+    """A household member's voice: the mean of `utterances` speaker embeddings from `model` (not normalised:
+    a new utterance adds to it in proportion)."""
+    user: str
+    vector: tuple[float, ...] = field(repr=False)
+    utterances: int
+    model: str
+    created_at: str
+    updated_at: str

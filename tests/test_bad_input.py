@@ -91,7 +91,7 @@ def test_migrations_are_recorded_and_run_once(tmp_path):
     Memory(path).close()
     rows = sqlite3.connect(path).execute("SELECT name FROM migrations").fetchall()
     assert rows == [("001_core",), ("002_interrupted",), ("003_origin",), ("004_recall",), ("005_crowding",),
-                    ("006_pins",)]
+                    ("006_pins",), ("007_voiceprints",)]
 
 
 def test_summaries_are_append_only(mem):

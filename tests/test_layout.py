@@ -11,7 +11,7 @@ from tests.conftest import ROOT
 LAYERS = {
     "events": 0, "errors": 0, "config": 0, "logs": 0,
     "audio": 1, "llm": 1, "stt": 1, "tts": 1,
-    "wake": 2, "turn": 2,
+    "wake": 2, "turn": 2, "speakers": 2,
     "voice": 3,
     "app": 4,
     "serve": 5,

@@ -13,8 +13,8 @@ from memory import Memory, MemoryStoreError, NoMemoryYet, UnknownKey, embedder_m
 
 from .. import app, logs
 from ..config import Config, ConfigError, load_config
-from ..errors import AudioError
-from . import memory_commands
+from ..errors import AudioError, SpeakerError
+from . import memory_commands, speakers as speakers_commands
 
 # The chat and the voice loop import the model client and the audio stack; `glados memory ...`
 # needs neither, so they are imported only when their command runs (start-up stays fast).
@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=11435, help="port to listen on (default 11435)")
     serve.add_argument("--upstream", help="the Ollama server to pass requests to (default: config llm.host)")
     memory_commands.add_parser(sub, common)
+    speakers_commands.add_parser(sub, common)
     return parser
 
 
@@ -77,6 +78,20 @@ def _memory_command(args: argparse.Namespace, config: Config, user: str, console
         return memory_commands.run(args, memory, user, console, config)
 
 
+def _speakers_command(args: argparse.Namespace, config: Config, console: Console, err: Console) -> int:
+    """`glados speakers ...`; listing or forgetting creates no database."""
+    writes = args.speakers_command in ("enroll", "identify")
+    try:
+        memory = open_memory(config, getattr(args, "db", None), recalls=False, create=writes)
+    except NoMemoryYet as exc:
+        if args.speakers_command == "list" and args.json:
+            print("[]")
+        err.print(f"glados: {exc}", markup=False)
+        return 0 if args.speakers_command == "list" else 1
+    with memory:
+        return speakers_commands.run(args, memory, config, console, err)
+
+
 def main(argv: list[str] | None = None) -> int:
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -90,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         user = getattr(args, "user", None) or config.user
         if args.command == "memory":
             return _memory_command(args, config, user, console, err)
+        if args.command == "speakers":
+            return _speakers_command(args, config, console, err)
         db = getattr(args, "db", None)
         if args.command == "chat":
             from . import chat
@@ -101,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                                  lambda line: err.print(line, markup=False))
         from . import voice
         return voice.run(args, config, user, console, lambda: open_memory(config, db))
-    except (ConfigError, MemoryStoreError, UnknownKey, memory_commands.UsageError, AudioError) as exc:
+    except (ConfigError, MemoryStoreError, UnknownKey, memory_commands.UsageError, AudioError,
+            SpeakerError) as exc:
         log.warning("%s: %s", type(exc).__name__, exc)
         err.print(f"glados: {exc}", markup=False)
         return 1

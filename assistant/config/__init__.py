@@ -3,10 +3,10 @@ config.yaml and the environment (load.py), the shipped file and the README's tab
 own lines (docs.py)."""
 from .load import ENV_OVERRIDES, SHIPPED_CONFIG, ConfigError, config_file, load_config, snapshot_file, user_config_file
 from .sections import (BudgetConfig, Config, Example, Lines, LLMConfig, MemoryConfig, PersonaConfig, RecallConfig,
-                       SessionConfig, STTConfig, TTSConfig, VoiceConfig, WakeConfig)
+                       SessionConfig, SpeakersConfig, STTConfig, TTSConfig, VoiceConfig, WakeConfig)
 
 __all__ = [
     "BudgetConfig", "Config", "ConfigError", "ENV_OVERRIDES", "Example", "LLMConfig", "Lines", "MemoryConfig",
-    "PersonaConfig", "RecallConfig", "SHIPPED_CONFIG", "STTConfig", "SessionConfig", "TTSConfig", "VoiceConfig",
+    "PersonaConfig", "RecallConfig", "SHIPPED_CONFIG", "STTConfig", "SessionConfig", "SpeakersConfig", "TTSConfig", "VoiceConfig",
     "WakeConfig", "config_file", "load_config", "snapshot_file", "user_config_file",
 ]

@@ -223,12 +223,24 @@ class TTSConfig:
 
 
 @dataclass(frozen=True)
+class SpeakersConfig:
+    """Who is talking (glados speakers): each enrolled person's words go to their own memory."""
+    __pydantic_config__ = STRICT
+    enabled: Annotated[bool, doc("tell enrolled voices apart in the voice loop; with nobody enrolled nothing changes")] = True
+    model: Annotated[str, doc("bundled (CAM++, fetched by the setup) or the path of campplus_cn_en_common.pt")] = "bundled"
+    threshold: Annotated[float, doc("the cosine an utterance needs to a voiceprint to be that person", gt=0, lt=1)] = 0.5
+    margin: Annotated[float, doc("... and how far ahead of the second nearest voiceprint", ge=0, lt=1)] = 0.1
+    short_s: Annotated[float, doc("an utterance shorter than this keeps the speaker of the exchange it continues", ge=0, le=10)] = 1.5
+
+
+@dataclass(frozen=True)
 class VoiceConfig:
     """The voice loop."""
     __pydantic_config__ = STRICT
     wake: WakeConfig = field(default_factory=WakeConfig)
     stt: STTConfig = field(default_factory=STTConfig)
     tts: TTSConfig = field(default_factory=TTSConfig)
+    speakers: SpeakersConfig = field(default_factory=SpeakersConfig)
     follow_up_s: Annotated[float, doc("after her reply, seconds to speak again without the wake word (reopens only when she asked)", ge=0, le=600)] = 8.0
     wake_pause_s: Annotated[float, doc("after the wake word alone, seconds to wait for the request", ge=0, le=30)] = 2.0
     barge_in: Annotated[bool, doc("speaking over her stops her; false: the microphone is ignored while she speaks")] = False
