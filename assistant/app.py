@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .turn.events import BrainEvent
     from .voice import VoiceLoop
     from .voice import Show
+    from .voice.who import Who
 
 
 def recall_settings(config: Config) -> RecallSettings:
@@ -62,4 +63,21 @@ def build_loop(config: Config, brain: Brain, source: AudioSource, sink: AudioSin
         said = [f.value for f in brain.memory.facts(brain.user) if f.key == "wake_word"]
         return said[-1] if said else v.wake.phrase
     return VoiceLoop(source, sink, segmenter, stt or make_transcriber(v.stt), make_wake(v.wake),
-                     tts or make_synthesizer(v.tts), brain, v, show or (lambda shown: None), wake_phrase)
+                     tts or make_synthesizer(v.tts), brain, v, show or (lambda shown: None), wake_phrase,
+                     build_who(config, brain))
+
+
+def build_who(config: Config, brain: Brain) -> Who | None:
+    """The household's voices for the loop; None (every utterance is `brain`'s user's) when speakers are off,
+    the speaker model is missing, or nobody is enrolled."""
+    from .speakers import Household
+    from .voice.who import Who
+    household = Household(brain.memory, config.voice.speakers)
+    if not config.voice.speakers.enabled or household.missing() is not None or not household.prints():
+        return None
+    household.prepare()          # the model loads now, not inside the first turn
+
+    def make_brain(user: str, memory: Memory) -> Brain:
+        from .turn.brain import Brain
+        return Brain(memory, brain.llm, config, user, clock=brain.clock, on_event=brain.on_event)
+    return Who(household, config.voice.speakers, config.persona.lines, make_brain)

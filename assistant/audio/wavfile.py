@@ -12,16 +12,17 @@ from ..events import RATE, Speech
 from .base import FRAME, AudioFileError, AudioSink, AudioSource, resample
 
 
-def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
+def read_wav(path: str | Path, rate: int | None = None) -> tuple[np.ndarray, int]:
     """Any WAV (PCM 8/16/24/32-bit or float, any rate, any channels), or other audio FFmpeg reads,
-    -> float32 mono (the channels' mean) at the file's own rate. PyAV (installed with faster-whisper)
-    decodes it."""
+    -> float32 mono (the channels' mean) at the file's own rate, or at `rate` by FFmpeg's band-limited
+    resampler (the voice loop resamples linearly, as its wake gate was tuned; a voiceprint wants no aliases).
+    PyAV (installed with faster-whisper) decodes it."""
     import av
     try:
         with av.open(str(path)) as container:
             stream = container.streams.audio[0]
-            rate = stream.codec_context.sample_rate
-            # planar float at the file's own rate and layout: one row per channel, averaged below
+            rate = rate or stream.codec_context.sample_rate
+            # planar float at that rate in the file's layout: one row per channel, averaged below
             convert = av.AudioResampler(format="fltp", layout=stream.layout.name, rate=rate)
             blocks = [out.to_ndarray() for frame in container.decode(stream) for out in convert.resample(frame)]
             blocks += [out.to_ndarray() for out in convert.resample(None)]

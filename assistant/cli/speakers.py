@@ -40,11 +40,9 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
 
 
 def _audio(path: Path):
-    from ..audio.base import resample
     from ..audio.wavfile import read_wav
     from ..speakers import RATE
-    samples, rate = read_wav(path)
-    return resample(samples, rate, RATE)
+    return read_wav(path, RATE)[0]
 
 
 def run(args: argparse.Namespace, memory: Memory, config: Config, console: Console, err: Console) -> int:

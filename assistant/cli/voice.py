@@ -20,7 +20,8 @@ from .memory_commands import index_backlog
 from .show import event_line
 
 STYLES = {State.LISTENING: "dim", State.HEARD: "cyan", State.FOLLOW_UP: "cyan", State.IGNORED: "dim", State.THINKING: "dim",
-          State.SPEAKING: "magenta", State.INTERRUPTED: "yellow", State.TIMINGS: "dim", State.UNHEARD: "dim"}
+          State.SPEAKING: "magenta", State.INTERRUPTED: "yellow", State.TIMINGS: "dim", State.UNHEARD: "dim",
+          State.VOICE: "green", State.UNKNOWN_VOICE: "yellow"}
 
 
 def show_states(console: Console):
@@ -30,6 +31,18 @@ def show_states(console: Console):
         console.print(f"[{label}] {shown.detail}".rstrip(), style=STYLES[shown.state], markup=False,
                       highlight=False, soft_wrap=True)
     return show
+
+
+def show_voices(loop, memory, config: Config, console: Console) -> None:
+    """Whose voices she knows, once at start; a line when voices are enrolled but cannot be told apart."""
+    if loop.who is not None:
+        names = ", ".join(p.user for p in loop.who.household.enrolled())
+        console.print(f"[voices: {names}; anyone else is answered and nothing they say is remembered]",
+                      style="dim", markup=False)
+    elif config.voice.speakers.enabled and memory.voiceprints():
+        from ..speakers.model import missing
+        if (why := missing(config.voice.speakers.model)) is not None:
+            console.print(f"glados: {why}; every voice is taken for the configured user", style="yellow", markup=False)
 
 
 def run(args: argparse.Namespace, config: Config, user: str, console: Console, memory_factory) -> int:
@@ -57,11 +70,12 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
                 console.print(f"glados: {problem}. Listening anyway: memory commands still work.",
                               style="yellow", markup=False)
             loop = build_loop(config, brain, source, sink, show_states(console))
+            show_voices(loop, memory, config, console)
             try:
                 stats = loop.run()
             except KeyboardInterrupt:
                 console.print("[stopped]", style="dim")
-                brain.end_session()       # Ctrl-C still leaves the session's summary behind
+                loop.end_sessions()       # Ctrl-C still leaves each session's summary behind
                 return 130
             if brain.stats.degraded_turns:
                 console.print(f"[{brain.stats.degraded_turns} turn(s) answered without the model]", style="yellow")

@@ -138,6 +138,16 @@ class Lines:
         "Pinned: {what}. It stays with me whatever else I forget."
     pin_nothing: Annotated[str, doc("\"pin that\" with nothing said before it to pin")] = \
         "Pin what? You have not told me anything worth keeping yet."
+    voice_ask: Annotated[str, doc("a voice nobody enrolled gave its name, {what}: she asks for more to learn it")] = \
+        "I do not know your voice, {what}. Say two more sentences. Anything. I am recording."
+    voice_more: Annotated[str, doc("... one more sentence needed")] = "One more. Try to sound like yourself."
+    voice_learned: Annotated[str, doc("... and now she knows {what}'s voice")] = \
+        "I know your voice now, {what}. What you tell me is yours alone."
+    voice_failed: Annotated[str, doc("... and it could not be learned: {what} says why")] = \
+        "I could not learn your voice: {what}. Try again later."
+    voice_known: Annotated[str, doc("\"who am I?\" from an enrolled voice, {what}")] = "You are {what}. I would know that voice anywhere."
+    voice_unknown: Annotated[str, doc("\"who am I?\" from a voice nobody enrolled")] = \
+        "I do not know your voice. Tell me your name and I will learn it. Nothing you say is remembered until then."
 
 
 SYSTEM_PROMPT = """\
@@ -228,7 +238,7 @@ class SpeakersConfig:
     __pydantic_config__ = STRICT
     enabled: Annotated[bool, doc("tell enrolled voices apart in the voice loop; with nobody enrolled nothing changes")] = True
     model: Annotated[str, doc("bundled (CAM++, fetched by the setup) or the path of campplus_cn_en_common.pt")] = "bundled"
-    threshold: Annotated[float, doc("the cosine an utterance needs to a voiceprint to be that person", gt=0, lt=1)] = 0.5
+    threshold: Annotated[float, doc("the cosine an utterance needs to a voiceprint to be that person (bench/speakers_bench.py)", gt=0, lt=1)] = 0.6
     margin: Annotated[float, doc("... and how far ahead of the second nearest voiceprint", ge=0, lt=1)] = 0.1
     short_s: Annotated[float, doc("an utterance shorter than this keeps the speaker of the exchange it continues", ge=0, le=10)] = 1.5
 

@@ -41,8 +41,9 @@ def _window() -> np.ndarray:
     return (0.5 - 0.5 * np.cos(2 * np.pi * n / (FRAME - 1))) ** 0.85
 
 
-def fbank(audio: np.ndarray) -> np.ndarray:
-    """(frames, 80) mean-normalised log mel energies of 16 kHz mono float audio (at least 25 ms)."""
+def fbank(audio: np.ndarray, normalise: bool = True) -> np.ndarray:
+    """(frames, 80) log mel energies of 16 kHz mono float audio (at least 25 ms), each bin's mean over the
+    utterance subtracted unless `normalise` is False."""
     audio = np.asarray(audio, dtype=np.float32)
     if len(audio) < FRAME:
         raise ValueError("fewer than 25 ms of audio")
@@ -53,4 +54,4 @@ def fbank(audio: np.ndarray) -> np.ndarray:
     frames[:, 0] -= 0.97 * frames[:, 0]
     power = np.abs(np.fft.rfft(frames * _window(), n=FFT)) ** 2
     energies = np.log(np.maximum(power.astype(np.float32) @ _banks(), np.finfo(np.float32).eps))
-    return energies - energies.mean(axis=0, keepdims=True)
+    return energies - energies.mean(axis=0, keepdims=True) if normalise else energies

@@ -15,7 +15,7 @@ MIN_ENROL = 3        # utterances a voiceprint needs: one can be an odd one (a c
 class Policy:
     """threshold: the cosine an utterance needs to the best voiceprint; margin: how far ahead of the second
     best it must be (two similar voices: neither is named)."""
-    threshold: float = 0.5
+    threshold: float = 0.6
     margin: float = 0.1
 
 

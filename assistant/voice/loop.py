@@ -18,13 +18,13 @@ import numpy as np
 
 from ..audio import AudioSink, AudioSource
 from ..config import VoiceConfig
-from ..events import Speech, Utterance
+from ..events import RATE, Speech, Utterance
 from ..stt import Transcriber
 from ..tts import SentenceChunker, Synthesizer
 from ..turn.brain import Brain, Interrupted
 from ..wake import Heard, WakeGate, WakeWord
 from .vad import Segmenter
-
+from .who import Voice, Who
 
 
 class State(str, Enum):
@@ -38,6 +38,8 @@ class State(str, Enum):
     INTERRUPTED = "interrupted"            # talked over (barge-in): the detail is what she got to say
     TIMINGS = "timings"
     UNHEARD = "ignored while speaking"     # barge-in off: said while she spoke
+    VOICE = "voice"                        # whose voice, when it changes (speakers enrolled)
+    UNKNOWN_VOICE = "unknown voice: nothing remembered"
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class VoiceStats:
     replies: list[str] = field(default_factory=list)
     interrupted: int = 0
     timings: list[TurnTimings] = field(default_factory=list)
+    voices: list[str | None] = field(default_factory=list)   # whose turn each reply answered (speakers enrolled)
 
 
 class Mouth:
@@ -153,9 +156,9 @@ class Mouth:
 class VoiceLoop:
     def __init__(self, source: AudioSource, sink: AudioSink, segmenter: Segmenter, stt: Transcriber,
                  wake: WakeWord, tts: Synthesizer, brain: Brain, config: VoiceConfig, show: Show | None = None,
-                 wake_phrase: Callable[[], str] | None = None):
+                 wake_phrase: Callable[[], str] | None = None, who: Who | None = None):
         """wake_phrase: the phrase to listen for now (the user may change it by voice); default the
-        configured one."""
+        configured one. who: the household's voices (None: every utterance is `brain`'s user's)."""
         self.source, self.sink, self.segmenter = source, sink, segmenter
         self.stt, self.wake, self.tts, self.brain, self.config = stt, wake, tts, brain, config
         self.show = show or (lambda shown: None)
@@ -170,6 +173,9 @@ class VoiceLoop:
         # thread of its own, while the rest of the end-of-speech silence is heard (Segmenter.early_utterance).
         self._ahead = ThreadPoolExecutor(1, thread_name_prefix="early-stt") if segmenter.opt.early_s else None
         self._early: tuple[Utterance, Future] | None = None
+        self.who = who
+        self.voice: Voice | None = None        # whose exchange the last reply belonged to
+        self._early_voice: tuple[Utterance, Future] | None = None
 
     # -- input ----------------------------------------------------------------------------------
     def next_frame(self) -> np.ndarray | None:
@@ -192,10 +198,21 @@ class VoiceLoop:
             if self._ahead is not None and (early := self.segmenter.early_utterance()) is not None:
                 self._early = (early, self._ahead.submit(self.gate.hear, early, self.wake_phrase(),
                                                          look_again=not self._in_window(early)))
+                self._early_voice = (early, self.who.listen(early.samples)) if self.who is not None else None
         return self.segmenter.flush()
 
     def _in_window(self, utterance: Utterance) -> bool:
         return utterance.start_s <= self.follow_up_until
+
+    def _listening(self, utterance: Utterance) -> Future | None:
+        """Whose voice, being worked out beside the gate: begun with the early transcription when that was
+        of this same utterance."""
+        if self.who is None:
+            return None
+        early, self._early_voice = self._early_voice, None
+        if early is not None and (early[0].start_s, early[0].speech_end_s) == (utterance.start_s, utterance.speech_end_s):
+            return early[1]
+        return self.who.listen(utterance.samples)
 
     def _heard(self, utterance: Utterance, phrase: str) -> tuple[Heard, float]:
         """The gate's decision, and how long the loop waited for it: all of it (both transcriptions
@@ -217,8 +234,15 @@ class VoiceLoop:
             self.handle(utterance)
             self.show(Shown(State.LISTENING))
         self.sink.finish()
-        self.brain.end_session()
+        self.end_sessions()
         return self.stats
+
+    def end_sessions(self) -> None:
+        """Each person's session summarised into their own memory (an unknown voice's into none)."""
+        for brain in [self.brain] + (self.who.brains() if self.who is not None else []):
+            brain.end_session()
+        if self.who is not None:
+            self.who.close()
 
     def _listen_for(self, seconds: float) -> Utterance | None:
         """The next utterance, if one starts within `seconds` of input time."""
@@ -238,6 +262,7 @@ class VoiceLoop:
         t_detected = time.perf_counter()
         phrase = self.wake_phrase()
         in_window = self._in_window(utterance)
+        listening = self._listening(utterance)
         heard, waited = self._heard(utterance, phrase)
         transcript, match = heard.transcript, heard.match
         text = transcript.text.strip()
@@ -251,11 +276,14 @@ class VoiceLoop:
         request = match.request if match is not None else text
         # what the user waited for: the gate's whole decision, or what was left of an early one
         stt_s, end_of_speech_s = waited, utterance.end_of_speech_s
+        samples = utterance.samples
         if match is not None and not request:
             # Called by name alone: the request usually follows after a breath. Listen for it
             # before answering, so her "yes?" never talks over it.
             follow = self._listen_for(self.config.wake_pause_s)
             if follow is not None:
+                samples = np.concatenate([utterance.samples, follow.samples])
+                listening = self.who.listen(samples) if self.who is not None else None
                 t_detected = time.perf_counter()
                 more = self.stt.transcribe(follow, hotwords=phrase)
                 again = self.wake.match(more.text, phrase)
@@ -265,22 +293,41 @@ class VoiceLoop:
         if follow_up:
             self.stats.follow_ups.append(request)
         self.show(Shown(State.FOLLOW_UP if follow_up else State.HEARD, request))
+        brain, voice, line = self.brain, None, None
+        if self.who is not None and listening is not None:
+            voice = self.who.decide(listening, len(samples) / RATE, self.voice if in_window else None)
+            self._show_voice(voice)
+            said = self.who.intercept(request, voice, samples) if request else None
+            if said is not None:
+                line, voice = said.line, said.voice
+            brain = self.who.brain(voice)
         timings = TurnTimings(end_of_speech=end_of_speech_s, stt=stt_s)
         mouth = Mouth(self, t_detected, timings)
-        if not request:
-            reply_text = self.brain.config.persona.lines.called
+        brain.stats.timings = {}
+        if line is not None or not request:
+            reply_text = line if line is not None else brain.config.persona.lines.called
             self._speak_line(mouth, reply_text)
         else:
             self.show(Shown(State.THINKING))
-            reply_text = self.brain.turn(request, on_text=mouth.feed, on_end=mouth.finish).text
+            reply_text = brain.turn(request, on_text=mouth.feed, on_end=mouth.finish).text
         self._show_unheard(phrase)
-        timings.memory = self.brain.stats.timings.get("memory_s", 0.0)
-        timings.first_token = self.brain.stats.timings.get("first_token_s")
+        timings.memory = brain.stats.timings.get("memory_s", 0.0)
+        timings.first_token = brain.stats.timings.get("first_token_s")
         self.stats.replies.append(reply_text)
         self.stats.timings.append(timings)
         self.sink.end_reply()
-        self.follow_up_until = self._window(follow_up, reply_text)
+        enrolling = self.who is not None and self.who.enrolling is not None     # the newcomer needs no wake word
+        self.follow_up_until = self._window(follow_up and not enrolling, reply_text)
+        if voice is not None:
+            self.voice = voice
+            self.stats.voices.append(voice.user)
         self.show(Shown(State.TIMINGS, timings.line()))
+
+    def _show_voice(self, voice: Voice) -> None:
+        """Whose turn, when it changes; an unknown voice said once per exchange."""
+        if self.voice is not None and self.voice.user == voice.user:
+            return
+        self.show(Shown(State.UNKNOWN_VOICE) if voice.user is None else Shown(State.VOICE, voice.user))
 
     def _window(self, follow_up: bool, reply: str) -> float:
         """Until when speech needs no wake word. The window opens when her reply ends, for
