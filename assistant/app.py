@@ -57,17 +57,17 @@ def build_loop(config: Config, brain: Brain, source: AudioSource, sink: AudioSin
     from .wake import make_wake
     v = config.voice
     segmenter = Segmenter(SileroVAD(), VadOptions.configured(v))
+    tts = tts or make_synthesizer(v.tts)
 
     def wake_phrase() -> str:
         """The user's own wake word when they set one by voice, else the configured one."""
         said = [f.value for f in brain.memory.facts(brain.user) if f.key == "wake_word"]
         return said[-1] if said else v.wake.phrase
     return VoiceLoop(source, sink, segmenter, stt or make_transcriber(v.stt), make_wake(v.wake),
-                     tts or make_synthesizer(v.tts), brain, v, show or (lambda shown: None), wake_phrase,
-                     build_who(config, brain))
+                     tts, brain, v, show or (lambda shown: None), wake_phrase, build_who(config, brain, tts))
 
 
-def build_who(config: Config, brain: Brain) -> Who | None:
+def build_who(config: Config, brain: Brain, tts: Synthesizer | None = None) -> Who | None:
     """The household's voices for the loop; None (every utterance is `brain`'s user's) when speakers are off,
     the speaker model is missing, or nobody is enrolled."""
     from .speakers import Household
@@ -80,4 +80,9 @@ def build_who(config: Config, brain: Brain) -> Who | None:
     def make_brain(user: str, memory: Memory) -> Brain:
         from .turn.brain import Brain
         return Brain(memory, brain.llm, config, user, clock=brain.clock, on_event=brain.on_event)
-    return Who(household, config.voice.speakers, config.persona.lines, make_brain)
+
+    def her_voice():
+        from .audio.base import resample
+        speech = tts.synthesize(config.persona.lines.voice_ask.format(what="you"))
+        return resample(speech.samples, speech.rate, 16000)
+    return Who(household, config.voice.speakers, config.persona.lines, make_brain, her_voice if tts else None)

@@ -97,3 +97,24 @@ def test_a_newcomer_is_enrolled_by_voice_and_then_remembered(models, tmp_path, s
         assert [p.user for p in memory.voiceprints()] == ["bob", "eve", "sam"]
         assert {("name", "Sam"), ("location", "Bristol")} <= facts(memory, "sam")
         assert not facts(memory, "u")
+
+
+def test_her_own_voice_heard_back_is_never_enrolled(models, tmp_path, speaker_model):
+    from assistant.voice.who import Voice, Who
+    tts = models[1]
+    config = load_config()
+
+    def speech(text: str):
+        s = tts.synthesize(text)
+        return resample(s.samples, s.rate, 16000)
+    with Memory(tmp_path / "m.db") as memory:
+        household = Household(memory, config.voice.speakers)
+        household.enrol("eve", [read_wav(p, 16000)[0] for p in sorted((FIXTURES / "speakers").glob("eve_enrol*.wav"))])
+        who = Who(household, config.voice.speakers, config.persona.lines,
+                  lambda user, mem: Brain(mem, None, config, user), her_voice=lambda: speech("Oh. It's you."))
+        stranger = Voice(None)
+        assert who.intercept("I'm Glenda", stranger, speech("Hey GLaDOS, I'm Glenda.")) is not None
+        who.intercept("one", stranger, speech("The garden needs watering before the weekend."))
+        said = who.intercept("two", stranger, speech("My favourite colour has always been green."))
+        assert said is not None and "my own voice" in said.line and said.voice.user is None
+        assert [p.user for p in memory.voiceprints()] == ["eve"]

@@ -18,7 +18,7 @@ from memory import Memory, parse
 
 from ..config import Lines, SpeakersConfig
 from ..errors import SpeakerError
-from ..speakers import MIN_ENROL, Attribution, Household
+from ..speakers import MIN_ENROL, Attribution, Household, unit
 from ..turn.brain import Brain
 
 WHO_AM_I = re.compile(r"^\W*(who am i|do you know (who i am|my voice)|whose voice is this)\W*$", re.IGNORECASE)
@@ -59,9 +59,11 @@ class Who:
     """The household as the voice loop hears it: attribution off the user's wait, one brain per person."""
 
     def __init__(self, household: Household, config: SpeakersConfig, lines: Lines,
-                 make_brain: Callable[[str, Memory], Brain]):
+                 make_brain: Callable[[str, Memory], Brain], her_voice: Callable[[], np.ndarray] | None = None):
+        """her_voice: a sample of her own speech (16 kHz), so her voice heard back is never enrolled."""
         self.household, self.config, self.lines = household, config, lines
         self._make_brain = make_brain
+        self._her_voice = her_voice
         self._brains: dict[str | None, Brain] = {}
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="speaker")
         self.enrolling: _Enrolling | None = None
@@ -117,11 +119,21 @@ class Who:
         done, self.enrolling = self.enrolling, None
         user = done.name.lower()
         try:
+            if self._sounds_like_her(done.audios):
+                return Said(self.lines.voice_failed.format(what="that is my own voice"), voice)
             self.household.enrol(user, done.audios)
         except SpeakerError as exc:
             return Said(self.lines.voice_failed.format(what=str(exc)), voice)
         self.brain(Voice(user)).note(done.said)        # what they said with their name is theirs now
         return Said(self.lines.voice_learned.format(what=done.name), Voice(user))
+
+    def _sounds_like_her(self, audios: list[np.ndarray]) -> bool:
+        """Her speech heard back (a speaker near the microphone, barge-in on) is nobody's voiceprint."""
+        if self._her_voice is None:
+            return False
+        hers = self.household.embed(self._her_voice())
+        theirs = unit(sum(self.household.embed(a) for a in audios))
+        return float(hers @ theirs) >= self.config.threshold
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
