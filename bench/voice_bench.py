@@ -1,6 +1,6 @@
 """Per-stage voice timings on the fixtures, and sentence streaming against whole-reply speech.
 
-    .venv/bin/python bench/voice_bench.py
+    .venv/bin/python bench/voice_bench.py [--speakers]
 
 A stand-in model streams a 60-word reply at a fixed 20 tokens/s (one word per token) after a
 0.2 s first token. "ours" is what the project adds: STT + memory + first-sentence synthesis, from
@@ -8,6 +8,9 @@ the end of speech being detected. Each fixture runs twice: read as fast as the f
 transcription after the end (the loop before early STT), and handed out at the speed it was spoken,
 as a microphone does, with early STT (voice.early_stt_s): then "stt" is only what was left to wait
 for when the end-of-speech silence was over.
+
+--speakers: only the cost of knowing who is talking: two voices and a visitor handed out as spoken, with
+nobody enrolled and with both voices enrolled (attribution runs beside the wake gate), side by side.
 """
 from __future__ import annotations
 
@@ -45,8 +48,8 @@ class SteadyLLM(LLM):
 
     model = "steady"
 
-    def __init__(self, rate: float = 20.0, first: float = 0.2):
-        self.rate, self.first = rate, first
+    def __init__(self, rate: float = 20.0, first: float = 0.2, reply: str = REPLY):
+        self.rate, self.first, self.reply = rate, first, reply
 
     def check(self) -> None:
         return None
@@ -60,7 +63,7 @@ class SteadyLLM(LLM):
             yield Chunk(text="A summary.", done=True)
             return
         time.sleep(self.first)
-        words = REPLY.split(" ")
+        words = self.reply.split(" ")
         for i, word in enumerate(words):
             if i:
                 time.sleep(1 / self.rate)
@@ -68,11 +71,14 @@ class SteadyLLM(LLM):
         yield Chunk(done=True)
 
 
-def run(fixture: Path, stt, tts, streaming: bool, tmp: Path, realtime: bool = False, early_stt_s: float = 0.0):
+def run(fixture: Path, stt, tts, streaming: bool, tmp: Path, realtime: bool = False, early_stt_s: float = 0.0,
+        enrol=None, reply: str = REPLY):
     config = load_config()
     config = replace(config, voice=replace(config.voice, stream_sentences=streaming, early_stt_s=early_stt_s))
-    with Memory(tmp / f"{fixture.stem}-{streaming}-{realtime}-{early_stt_s}.db") as mem:
-        brain = Brain(mem, SteadyLLM(), config, "bench")
+    with Memory(tmp / f"{fixture.stem}-{streaming}-{realtime}-{early_stt_s}-{enrol is not None}.db") as mem:
+        if enrol is not None:
+            enrol(mem)
+        brain = Brain(mem, SteadyLLM(reply=reply), config, "bench")
         brain.connect()
         sink = WavSink(tmp / "out.wav")
         stats = build_loop(config, brain, WavSource(fixture, realtime=realtime), sink, stt=stt, tts=tts).run()
@@ -80,9 +86,36 @@ def run(fixture: Path, stt, tts, streaming: bool, tmp: Path, realtime: bool = Fa
     return stats
 
 
+def speakers(console: Console, stt, tts) -> None:
+    """The wait after the end silence with nobody enrolled and with the fixture's voices enrolled."""
+    import statistics
+    from assistant.speakers.model import missing
+    from tests.test_speakers_voice import enrol_household
+    if (why := missing()) is not None:
+        console.print(why)
+        return
+    fixture, early = FIXTURES / "two_voices_and_a_visitor_16k.wav", load_config().voice.early_stt_s
+    table = Table(title="who is talking: the wait after the end silence (as spoken, early stt; a two-word reply), seconds")
+    for col in ("", "turns: whose", "stt (waited) median", "first audio median", "first audio worst"):
+        table.add_column(col, justify="right")
+    with tempfile.TemporaryDirectory() as tmp:
+        run(fixture, stt, tts, True, Path(tmp), True, early)          # warm-up
+        for name, enrol in (("nobody enrolled", None), ("two voices enrolled", lambda m: enrol_household(m, tts))):
+            stats = run(fixture, stt, tts, True, Path(tmp), True, early, enrol, reply="Noted. Go on.")
+            waits = [t.stt for t in stats.timings]
+            firsts = [t.first_audio or 0 for t in stats.timings]
+            whose = ", ".join(v or "unknown" for v in stats.voices) or "the configured user"
+            table.add_row(name, f"{len(waits)}: {whose}", f"{statistics.median(waits):.2f}",
+                          f"{statistics.median(firsts):.2f}", f"{max(firsts):.2f}")
+    console.print(table)
+
+
 def main() -> None:
     console = Console(width=150)
     stt, tts = WhisperTranscriber(), PiperSynthesizer()
+    if "--speakers" in sys.argv:
+        speakers(console, stt, tts)
+        return
     fixtures = ["wake_facts_piper_16k.wav", "wake_facts_espeak_22k_stereo.wav", "memory_command_espeak_44k.wav"]
     table = Table(title="per stage, seconds (stand-in model: first token 0.2 s, then 20 tokens/s)")
     for col in ("fixture", "input", "speech s", "end-of-speech", "stt (waited)", "memory", "first token",
