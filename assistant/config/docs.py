@@ -26,7 +26,7 @@ HEADLINE = (
     "user", "database", "llm.host", "llm.model", "llm.first_token_timeout_s", "persona.system_prompt",
     "memory.max_facts", "memory.recent_window", "memory.recall_k", "recall.meaning", "budget.history",
     "session.idle_timeout_min", "session.consolidate", "voice.wake.phrase", "voice.wake.engine", "voice.follow_up_s",
-    "voice.barge_in", "voice.end_silence_s", "voice.stt.model", "voice.tts.model", "voice.input_device",
+    "voice.barge_in", "voice.end_silence_s", "voice.stt.model", "voice.tts.engine", "voice.input_device",
 )
 
 HEADER = """\

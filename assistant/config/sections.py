@@ -226,10 +226,12 @@ class STTConfig:
 class TTSConfig:
     """Text to speech (assistant/tts/)."""
     __pydantic_config__ = STRICT
-    engine: Annotated[str, doc("the voice engine: piper")] = "piper"
-    model: Annotated[str, doc("bundled (Piper joe, offline) or a Piper .onnx voice file")] = "bundled"
-    config: Annotated[str | None, doc("that voice's .onnx.json when it is not beside the .onnx")] = None
-    length_scale: Annotated[float | None, doc("above 1 speaks slower; null: the voice's own", gt=0, le=5)] = None
+    engine: Annotated[str, doc("her voice: pico (female, fast), kokoro (female, natural, slow on a small CPU) or piper (joe, or any Piper voice); bench/tts_bench.py compares them")] = "pico"
+    effect: Annotated[str, doc("glados: pitch up, a metallic comb and a slow shimmer on any engine; none: the voice as it is")] = "glados"
+    voice: Annotated[str, doc("engine kokoro: af_heart (bundled) or the path of a Kokoro v1.0 voice .bin")] = "af_heart"
+    model: Annotated[str, doc("engine piper: bundled (joe, offline) or a Piper .onnx voice file")] = "bundled"
+    config: Annotated[str | None, doc("engine piper: that voice's .onnx.json when it is not beside the .onnx")] = None
+    length_scale: Annotated[float | None, doc("engine piper: above 1 speaks slower; null: the voice's own", gt=0, le=5)] = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,10 @@ class TTSError(Exception):
     """The voice could not be loaded; the message says what to configure."""
 
 
+class TTSMissing(TTSError):
+    """The configured engine's files are not installed here: the bundled voice speaks instead."""
+
+
 class Synthesizer(ABC):
     rate: int
 
