@@ -4,12 +4,15 @@ call these; the stages themselves never read the config file.
 The stages are imported where they are built: `glados memory list` opens the memory and nothing else."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from memory import Memory, RecallSettings
 
 from .config import Config
+
+log = logging.getLogger("glados")
 
 if TYPE_CHECKING:
     from .audio import AudioSink, AudioSource
@@ -49,15 +52,17 @@ def build_brain(memory: Memory, config: Config, user: str, llm: LLM | None = Non
 
 
 def build_loop(config: Config, brain: Brain, source: AudioSource, sink: AudioSink, show: Show | None = None,
-               stt: Transcriber | None = None, tts: Synthesizer | None = None) -> VoiceLoop:
-    """The voice loop as config describes it; already loaded models can be passed in (tests, benchmarks)."""
+               stt: Transcriber | None = None, tts: Synthesizer | None = None,
+               notice: Callable[[str], None] | None = None) -> VoiceLoop:
+    """The voice loop as config describes it; already loaded models can be passed in (tests, benchmarks).
+    notice: told (one line) when the configured voice is not installed and joe speaks instead."""
     from .stt import make_transcriber
     from .tts import make_synthesizer
     from .voice import Segmenter, SileroVAD, VadOptions, VoiceLoop
     from .wake import make_wake
     v = config.voice
     segmenter = Segmenter(SileroVAD(), VadOptions.configured(v))
-    tts = tts or make_synthesizer(v.tts)
+    tts = tts or make_synthesizer(v.tts, notice or (lambda line: log.warning("%s", line)))
 
     def wake_phrase() -> str:
         """The user's own wake word when they set one by voice, else the configured one."""

@@ -146,4 +146,15 @@ def test_an_install_carries_every_subpackage_and_the_name_models_weights():
         assert any(fnmatch.fnmatchcase(dotted, pattern) for pattern in patterns), dotted
     data = setup["package-data"]["assistant"]
     assert "wake/glados_name.npz" in data and "config.yaml" in data
-    assert all((ROOT / "assistant" / name).is_file() for name in data)
+    assert all(any(p.is_file() for p in (ROOT / "assistant").glob(pattern)) for pattern in data)
+    assert (ROOT / "assistant" / "tts" / "voices" / "af_heart.bin").is_file()
+
+
+def test_a_file_that_names_a_piper_voice_keeps_piper_and_the_default_is_her(tmp_path):
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("voice:\n  tts:\n    model: /voices/glados.onnx\n")
+    assert load_config(mine).voice.tts.engine == "piper"
+    mine.write_text("voice:\n  tts:\n    model: /voices/glados.onnx\n    engine: kokoro\n")
+    assert load_config(mine).voice.tts.engine == "kokoro"
+    mine.write_text("user: chell\n")
+    assert (load_config(mine).voice.tts.engine, load_config(mine).voice.tts.effect) == ("pico", "glados")

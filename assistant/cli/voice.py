@@ -69,7 +69,8 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
             if problem is not None:
                 console.print(f"glados: {problem}. Listening anyway: memory commands still work.",
                               style="yellow", markup=False)
-            loop = build_loop(config, brain, source, sink, show_states(console))
+            loop = build_loop(config, brain, source, sink, show_states(console),
+                              notice=lambda line: console.print(f"glados: {line}", style="yellow", markup=False))
             show_voices(loop, memory, config, console)
             try:
                 stats = loop.run()

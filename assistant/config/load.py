@@ -132,7 +132,8 @@ def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]
 
 
 def _old_voice_keys(voice: dict) -> dict:
-    """voice.stt_model and the like (earlier files) go to voice.stt.model."""
+    """voice.stt_model and the like (earlier files) go to voice.stt.model. A file that sets Piper's keys and
+    no engine was written when Piper was her only voice: it keeps Piper (a GLaDOS .onnx stays hers)."""
     voice = dict(voice)
     for old, (block, key) in _OLD_VOICE_KEYS.items():
         if old in voice:
@@ -140,6 +141,10 @@ def _old_voice_keys(voice: dict) -> dict:
             section = dict(section) if isinstance(section, dict) else {}
             section.setdefault(key, voice.pop(old))
             voice[block] = section
+    tts = voice.get("tts")
+    if isinstance(tts, dict) and "engine" not in tts and (
+            tts.get("model", "bundled") != "bundled" or tts.get("config") or tts.get("length_scale")):
+        voice["tts"] = {**tts, "engine": "piper"}
     return voice
 
 
