@@ -32,6 +32,9 @@ def __getattr__(name: str):
     if name in ("parse", "mine"):
         from . import parsing
         return getattr(parsing, name)
+    if name == "ungrounded":          # the words of a value the user did not say (consolidation's grounding)
+        from .consolidate import ungrounded
+        return ungrounded
     raise AttributeError(f"module 'memory' has no attribute {name!r}")
 
 __all__ = [
@@ -40,5 +43,5 @@ __all__ = [
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "STOPWORDS", "Session", "StaysPinned", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
     "build_system_prompt", "content_words", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
-    "parse", "parse_proposals", "resolve_dates", "say_day", "utc_now",
+    "parse", "parse_proposals", "resolve_dates", "say_day", "ungrounded", "utc_now",
 ]

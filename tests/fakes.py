@@ -15,10 +15,16 @@ class ScriptedLLM(LLM):
         self.script: deque = deque()
         self.requests: list[list[dict]] = []
         self.formats: list[dict | None] = []
+        self.notes: deque = deque()                 # replies to the running note's rewrite (enqueue_note)
+        self.note_requests: list[list[dict]] = []   # kept apart, so a script of turn replies stays in step
 
     def enqueue(self, text: str = "", tool_calls: list[ToolCall] | None = None,
                 fail_after: int | None = None, error: BaseException | None = None) -> "ScriptedLLM":
         self.script.append((text, tool_calls or [], fail_after, error))
+        return self
+
+    def enqueue_note(self, text: str) -> "ScriptedLLM":
+        self.notes.append(text)
         return self
 
     def check(self) -> None:
@@ -32,6 +38,10 @@ class ScriptedLLM(LLM):
              temperature=None) -> Iterator[Chunk]:
         if not self.up:
             raise LLMUnavailable("scripted model is down")
+        if isinstance(format, dict) and "lines" in format.get("properties", {}):
+            self.note_requests.append([dict(m) for m in messages])
+            yield Chunk(text=self.notes.popleft() if self.notes else '{"lines": []}', done=True)
+            return
         self.requests.append([dict(m) for m in messages])
         self.formats.append(format)
         text, calls, fail_after, error = self.script.popleft() if self.script else ("Scripted reply.", [], None, None)

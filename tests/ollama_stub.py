@@ -2,7 +2,10 @@
 
 Speaks /api/chat and OpenAI's /v1/chat/completions (streamed and not), /api/tags, /api/show,
 /api/version, /api/pull and error replies. Replies
-are scripted with `enqueue`; every request body is recorded in `requests` for assertions.
+are scripted with `enqueue`; every request body is recorded in `requests` for assertions. The running
+note's rewrite (a background request, after a reply, asking for the note's JSON) is answered from its own
+queue (`enqueue_note`; by default no lines) so a script of turn replies stays in step; `chats()` leaves those
+requests out and `notes()` lists them.
 """
 from __future__ import annotations
 
@@ -26,11 +29,18 @@ class Scripted:
     delay: float = 0.0             # seconds between streamed words
 
 
+def is_note(body: dict) -> bool:
+    """The running note's rewrite: its reply is constrained to the note's schema (lines of text and ids)."""
+    fmt = body.get("format")
+    return isinstance(fmt, dict) and "lines" in fmt.get("properties", {})
+
+
 class StubOllama:
     def __init__(self, models: tuple[str, ...] = ("llama3.2:latest",), capabilities: tuple[str, ...] = ("completion",)):
         self.models = list(models)
         self.capabilities = list(capabilities)
         self.replies: deque[Scripted] = deque()
+        self.note_replies: deque[Scripted] = deque()
         self.requests: list[tuple[str, dict]] = []
         self.release = threading.Event()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -42,8 +52,16 @@ class StubOllama:
         self.replies.append(Scripted(text=text, **kwargs))
         return self
 
+    def enqueue_note(self, text: str) -> "StubOllama":
+        self.note_replies.append(Scripted(text=text))
+        return self
+
     def chats(self) -> list[dict]:
-        return [body for path, body in self.requests if path in ("/api/chat", "/v1/chat/completions")]
+        return [body for path, body in self.requests if path in ("/api/chat", "/v1/chat/completions")
+                and not is_note(body)]
+
+    def notes(self) -> list[dict]:
+        return [body for path, body in self.requests if path == "/api/chat" and is_note(body)]
 
     def __enter__(self) -> "StubOllama":
         self.thread.start()
@@ -102,7 +120,10 @@ class StubOllama:
                     return self._json(404, {"error": "not found"})
                 if not known:
                     return self._json(404, {"error": f'model "{model}" not found, try pulling it first'})
-                reply = stub.replies.popleft() if stub.replies else Scripted(text="Stand-in reply.")
+                if is_note(body):
+                    reply = stub.note_replies.popleft() if stub.note_replies else Scripted(text='{"lines": []}')
+                else:
+                    reply = stub.replies.popleft() if stub.replies else Scripted(text="Stand-in reply.")
                 if reply.stall:
                     stub.release.wait()
                     return

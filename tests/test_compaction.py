@@ -33,3 +33,34 @@ def test_turn_twenty_still_carries_the_plan_of_turn_one_and_the_window_is_unchan
     assert not any("Sarah" in m["content"] for m in plain)
     turns = lambda prompt: [m for m in prompt if m["role"] in ("user", "assistant")]  # noqa: E731
     assert len(turns(folded)) == len(turns(plain)) == 13               # the window (12) and this message
+
+
+def test_the_model_rewrites_the_note_in_its_own_words_and_only_grounded_lines_stay(tmp_path):
+    config = load_config(None)
+    config = replace(config, session=replace(config.session, consolidate=False))
+    llm = ScriptedLLM()
+    # Message ids in a fresh file: turn n's message is 2n - 1. The first rewrite comes after turn 10 (four of
+    # the user's messages have left the 12-message window); the model is asked again four folded messages later.
+    llm.enqueue_note('{"lines": [{"text": "The user is meeting Sarah at the station at 5pm on Friday.", "ids": [1]},'
+                     ' {"text": "The user is flying to Paris with Sarah.", "ids": [1]},'
+                     ' {"text": "The user has a sister called Ivy.", "ids": [99]}]}')
+    with Memory(tmp_path / "m.db", embedder=None) as memory:
+        brain = Brain(memory, llm, config, "ada")
+        brain.connect()
+        said = ["I'm meeting Sarah at the station at 5pm on Friday.", "ok", "thanks"]
+        said += [f"the weather is grey again, day {i}" for i in range(17)]
+        for n, text in enumerate(said, start=1):
+            llm.enqueue("Fascinating.")
+            brain.turn(text)
+            if n == 10:
+                assert len(llm.note_requests) == 1
+        prompt = brain.stats.last_prompt
+    assert len(llm.note_requests) == 3                     # after turns 10, 14 and 18
+    first = llm.note_requests[0][-1]["content"]
+    assert "[1] I'm meeting Sarah" in first and "[7] the weather is grey again, day 0" in first
+    assert "(empty)" in first and "day 4" not in first     # only what had left the window
+    note = next(m["content"] for m in prompt if m["role"] == "system" and "Earlier in this conversation" in m["content"])
+    assert "The user is meeting Sarah at the station at 5pm on Friday." in note
+    assert "Paris" not in note and "Ivy" not in note       # not said, or cited from no message of the session
+    assert len([m for m in prompt if m["role"] in ("user", "assistant")]) == 13     # the window is unchanged
+    assert "The user is meeting Sarah" in llm.note_requests[1][-1]["content"]      # the note is rewritten, not restarted

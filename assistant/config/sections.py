@@ -189,6 +189,7 @@ class SessionConfig:
     summary_max_words: Annotated[int, doc("length of the summary written when a session ends", ge=10, le=1000)] = 80
     consolidate: Annotated[bool, doc("at a session's end the model proposes facts; only those grounded in your words are kept")] = True
     compact_tokens: Annotated[int, doc("tokens of the history budget for a running note of what you said that left the window; 0: off", ge=0, le=10_000)] = 150
+    compact_by_model: Annotated[bool, doc("the model rewrites that note in its own words every few turns, after a reply (lines not grounded in your words are dropped); false: extractive only")] = True
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,7 @@ class Brain:
         self.last_activity: datetime | None = None
         self.stats = Stats()
         self._message_id: int | None = None     # the user message of the turn in progress
+        self._notes: dict[str, compaction.ModelNote] = {}   # the model's running note of each session
         self._last_line: str | None = None      # the offline line said last, so the next differs
 
     # -- model availability ---------------------------------------------------------------------
@@ -105,6 +106,7 @@ class Brain:
         session, self.session = self.session, None
         if session is None:
             return None
+        self._notes.pop(session, None)         # the summary supersedes the running note
         rows = self.memory.messages(self.user, session)
         if not any(r.role == "user" for r in rows):
             return None
@@ -148,7 +150,29 @@ class Brain:
         (the voice loop speaks the last sentence there). Either may raise Interrupted."""
         reply = self._turn(text, on_text, on_end)
         self._index()
+        self._rewrite_note()
         return reply
+
+    def _rewrite_note(self) -> None:
+        """After the reply, every few messages that left the window: the model rewrites the session's running
+        note in its own words (grounded line by line); on any failure the extractive note stays."""
+        session, s = self.session, self.config.session
+        note_tokens = min(s.compact_tokens, self.config.budget.history // 2)
+        window = self.config.memory.recent_window
+        if not (session and s.compact_by_model and note_tokens and window and self.online and self.llm is not None):
+            return
+        rows = self.memory.messages(self.user, session, limit=100_000)
+        folded = rows[:-window] if len(rows) > window else []
+        if not compaction.due(self._notes.get(session), folded):
+            return
+        try:
+            note = compaction.rewrite(self.llm, self._notes.get(session), folded, note_tokens,
+                                      self.config.llm.session_end_temperature)
+        except LLMError as exc:
+            log.warning("running note: %s; the extractive note stays", exc)
+            return
+        if note is not None:
+            self._notes[session] = note
 
     def _index(self) -> None:
         """After the reply: give the newest messages their vectors for recall by meaning (the one
@@ -255,7 +279,8 @@ class Brain:
         limit = 100_000 if note_tokens else window + 1      # without the note, the window is all that is read
         rows = [r for r in self.memory.messages(self.user, session, limit=limit) if r.id < before]
         history = [prompt.Turn(r.role, r.text, r.tokens) for r in rows[-window:]]
-        note = compaction.fold(rows[:-window], note_tokens) if note_tokens and len(rows) > window else ""
+        note = (compaction.combine(self._notes.get(session), rows[:-window], note_tokens)
+                if note_tokens and len(rows) > window else "")
         if note:
             budget = replace(budget, history=max(0, budget.history - estimate_tokens(note)))
         return history, note, budget
