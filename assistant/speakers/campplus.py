@@ -61,9 +61,15 @@ def _conv1d(x: np.ndarray, weight: np.ndarray, dilation: int = 1, stride: int = 
     out_channels, channels, k = weight.shape
     if k == 1:
         return weight[:, :, 0] @ x
-    pad = (k - 1) // 2 * dilation
+    pad, length = (k - 1) // 2 * dilation, x.shape[1]
+    if stride == 1:           # each tap is x shifted by (i - k//2) * dilation, zeros where it runs off the end
+        cols = np.zeros((channels, k, length), dtype=np.float32)
+        for i in range(k):
+            shift = i * dilation - pad
+            cols[:, i, max(0, -shift):length - max(0, shift)] = x[:, max(0, shift):length + min(0, shift)]
+        return weight.reshape(out_channels, -1) @ cols.reshape(-1, length)
     padded = np.pad(x, ((0, 0), (pad, pad)))
-    length = (x.shape[1] - 1) // stride + 1
+    length = (length - 1) // stride + 1
     cols = np.empty((channels, k, length), dtype=np.float32)
     for i in range(k):
         start = i * dilation
@@ -132,21 +138,16 @@ class CamPlusPlus:
         return x.reshape(-1, x.shape[2])
 
     def _cam(self, x: np.ndarray, name: str, dilation: int) -> np.ndarray:
+        """The context-aware mask: a local convolution gated by the utterance's mean plus its 100-frame segment's
+        mean. The context is the same within a segment, so the gate is computed once per segment."""
         local = _conv1d(x, self.w[f"{name}.linear_local.weight"], dilation)
         length = x.shape[1]
-        segments = -(-length // SEGMENT)
-        padded = np.pad(x, ((0, 0), (0, segments * SEGMENT - length)))
-        counts = np.minimum(SEGMENT, length - SEGMENT * np.arange(segments))
-        seg_mean = padded.reshape(x.shape[0], segments, SEGMENT).sum(axis=2) / counts
-        context = x.mean(axis=1, keepdims=True) + np.repeat(seg_mean, SEGMENT, axis=1)[:, :length]
-        hidden = self.w[f"{name}.linear1.weight"][:, :, 0] @ context
-        hidden += self.w[f"{name}.linear1.bias"][:, None]
-        gate = self.w[f"{name}.linear2.weight"][:, :, 0] @ np.maximum(hidden, 0.0, out=hidden)
-        gate += self.w[f"{name}.linear2.bias"][:, None]
-        np.negative(gate, out=gate)
-        np.exp(gate, out=gate)
-        gate += 1.0
-        local /= gate
+        starts = np.arange(0, length, SEGMENT)
+        context = x.mean(axis=1, keepdims=True) + np.add.reduceat(x, starts, axis=1) / np.diff(np.append(starts, length))
+        hidden = self.w[f"{name}.linear1.weight"][:, :, 0] @ context + self.w[f"{name}.linear1.bias"][:, None]
+        gate = self.w[f"{name}.linear2.weight"][:, :, 0] @ np.maximum(hidden, 0.0) + self.w[f"{name}.linear2.bias"][:, None]
+        gate = 1.0 / (1.0 + np.exp(-gate))
+        local *= np.repeat(gate, np.diff(np.append(starts, length)), axis=1)
         return local
 
     def _block(self, x: np.ndarray, b: int, layers: int, dilation: int) -> np.ndarray:
