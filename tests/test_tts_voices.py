@@ -18,6 +18,7 @@ from assistant.stt import WhisperTranscriber
 from assistant.tts import Coloured, PiperSynthesizer, TTSError, make_synthesizer
 from assistant.tts import kokoro, pico
 from assistant.turn.brain import Brain
+from bench.tts_bench import median_pitch
 from memory import Memory
 from tests.conftest import ROOT
 from tests.fakes import ScriptedLLM
@@ -51,17 +52,7 @@ def heard(stt, speech) -> str:
 
 
 def pitch(speech) -> float:
-    """Median F0 of the voiced frames, by autocorrelation."""
-    x, rate, frame, found = speech.samples, speech.rate, int(0.04 * speech.rate), []
-    for i in range(0, len(x) - frame, frame // 2):
-        f = x[i:i + frame] - x[i:i + frame].mean()
-        if np.sqrt(np.mean(f ** 2)) < 0.02:
-            continue
-        c = np.correlate(f, f, "full")[frame - 1:]
-        k = int(rate / 400) + int(np.argmax(c[int(rate / 400):int(rate / 70)]))
-        if c[k] > 0.4 * c[0]:
-            found.append(rate / k)
-    return float(np.median(found))
+    return median_pitch(speech.samples, speech.rate)
 
 
 @pytest.mark.parametrize("engine", ["pico", "kokoro", "piper"])
