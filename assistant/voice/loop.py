@@ -238,7 +238,7 @@ class VoiceLoop:
         return self.stats
 
     def end_sessions(self) -> None:
-        """Each person's session summarised into their own memory (an unknown voice's into none)."""
+        """Each person's session summarised into their own memory (an unknown voice's is not: nothing is kept)."""
         for brain in [self.brain] + (self.who.brains() if self.who is not None else []):
             brain.end_session()
         if self.who is not None:

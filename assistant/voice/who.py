@@ -90,7 +90,8 @@ class Who:
         return self._brains[voice.user]
 
     def brains(self) -> list[Brain]:
-        return list(self._brains.values())
+        """The enrolled people's brains (an unknown voice's session leaves nothing to summarise)."""
+        return [brain for user, brain in self._brains.items() if user is not None]
 
     def intercept(self, request: str, voice: Voice, samples: np.ndarray) -> Said | None:
         """A line to say instead of a turn: "who am I?", or a step of enrolling a newcomer by voice."""
