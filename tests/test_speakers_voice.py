@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 import pytest
 from rich.console import Console
 
 from assistant.app import build_loop
 from assistant.audio import WavSink, WavSource
 from assistant.audio.base import resample
-from assistant.audio.wavfile import read_wav
+from assistant.audio.wavfile import read_wav, write_wav
 from assistant.cli.voice import show_states
 from assistant.config import load_config
 from assistant.speakers import Household
@@ -85,11 +86,24 @@ def test_with_nobody_enrolled_every_voice_is_the_configured_user(models, tmp_pat
         assert {("allergy", "peanuts"), ("location", "Paris")} <= facts(memory, "u")
 
 
+def sams_exchange(tmp_path):
+    """Sam's five utterances with the pauses of the exchange: her replies take input time (she reads the input
+    while she speaks), so each pause outlasts the reply before it and ends inside the follow-up window after it."""
+    rng = np.random.default_rng(5)
+    pieces = []
+    for i, pause in zip(range(1, 6), (7.5, 5.0, 6.0, 6.0, 0.0)):
+        pieces.append(read_wav(FIXTURES / "speakers" / f"sam{i}_espeak_16k.wav")[0])
+        pieces.append(rng.normal(0, 10 ** (-50 / 20), int(pause * 16000)).astype(np.float32))
+    path = tmp_path / "sams_exchange.wav"
+    write_wav(path, np.concatenate(pieces), 16000)
+    return path
+
+
 def test_a_newcomer_is_enrolled_by_voice_and_then_remembered(models, tmp_path, speaker_model):
     llm = ScriptedLLM().enqueue("Bristol. Damp.")
     with Memory(tmp_path / "m.db") as memory:
         enrol_household(memory, models[1])
-        stats, shown = run(models, tmp_path, FIXTURES / "enrol_by_voice_16k.wav", llm, memory)
+        stats, shown = run(models, tmp_path, sams_exchange(tmp_path), llm, memory)
         lines = load_config().persona.lines
         assert stats.replies[:4] == [lines.voice_ask.format(what="Sam"), lines.voice_more,
                                      lines.voice_learned.format(what="Sam"), lines.voice_known.format(what="Sam")]
