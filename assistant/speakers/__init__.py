@@ -60,12 +60,15 @@ class Household:
 
     def enrol(self, user: str, audios: Sequence[np.ndarray]) -> Voiceprint:
         """Add utterances to `user`'s voiceprint (a new one needs MIN_ENROL of them)."""
+        return self.enrol_embeddings(user, [self.embed(a) for a in audios])
+
+    def enrol_embeddings(self, user: str, vectors: Sequence[np.ndarray]) -> Voiceprint:
+        """The same from utterances already embedded (`embed`)."""
         before = self.memory.voiceprint(user)
         if before is not None and before.model != MODEL_ID:
             before = None           # a voiceprint of another model is replaced, not averaged with
-        if before is None and len(audios) < MIN_ENROL:
-            raise TooShort(f"enrolling a voice takes at least {MIN_ENROL} utterances; {len(audios)} given")
-        vectors = [self.embed(a) for a in audios]
+        if before is None and len(vectors) < MIN_ENROL:
+            raise TooShort(f"enrolling a voice takes at least {MIN_ENROL} utterances; {len(vectors)} given")
         mean, count = voiceprint(vectors, None if before is None else np.asarray(before.vector, dtype=np.float32),
                                  0 if before is None else before.utterances)
         saved = self.memory.save_voiceprint(user, mean, count, MODEL_ID)

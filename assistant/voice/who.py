@@ -120,20 +120,21 @@ class Who:
         done, self.enrolling = self.enrolling, None
         user = done.name.lower()
         try:
-            if self._sounds_like_her(done.audios):
+            embeddings = [self.household.embed(a) for a in done.audios]      # once, for both checks below
+            if self._sounds_like_her(embeddings):
                 return Said(self.lines.voice_failed.format(what="that is my own voice"), voice)
-            self.household.enrol(user, done.audios)
+            self.household.enrol_embeddings(user, embeddings)
         except SpeakerError as exc:
             return Said(self.lines.voice_failed.format(what=str(exc)), voice)
         self.brain(Voice(user)).note(done.said)        # what they said with their name is theirs now
         return Said(self.lines.voice_learned.format(what=done.name), Voice(user))
 
-    def _sounds_like_her(self, audios: list[np.ndarray]) -> bool:
+    def _sounds_like_her(self, embeddings: list[np.ndarray]) -> bool:
         """Her speech heard back (a speaker near the microphone, barge-in on) is nobody's voiceprint."""
         if self._her_voice is None:
             return False
         hers = self.household.embed(self._her_voice())
-        theirs = unit(sum(self.household.embed(a) for a in audios))
+        theirs = unit(sum(embeddings))
         return float(hers @ theirs) >= self.config.threshold
 
     def close(self) -> None:
