@@ -2,6 +2,7 @@
 sentence chunking for streaming (chunker.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from ..events import Speech
@@ -52,8 +53,7 @@ def make_synthesizer(config: "TTSConfig", notice: Callable[[str], None] = lambda
         if config.engine == "piper":
             raise
         notice(f"{exc}; speaking with the bundled voice (joe) instead")
-        from .piper import PiperSynthesizer
-        voice = PiperSynthesizer(length_scale=1 / speed if speed != 1 else None)
+        voice = _engine(replace(config, engine="piper", model="bundled", config=None), speed)
     return Coloured(voice, effect) if effect is not None else voice
 
 

@@ -210,7 +210,7 @@ class VoiceLoop:
         if self.who is None:
             return None
         early, self._early_voice = self._early_voice, None
-        if early is not None and (early[0].start_s, early[0].speech_end_s) == (utterance.start_s, utterance.speech_end_s):
+        if early is not None and _same(early[0], utterance):
             return early[1]
         return self.who.listen(utterance.samples)
 
@@ -220,7 +220,7 @@ class VoiceLoop:
         when nothing was said after it."""
         early, self._early = self._early, None
         waiting = time.perf_counter()
-        if early is not None and (early[0].start_s, early[0].speech_end_s) == (utterance.start_s, utterance.speech_end_s):
+        if early is not None and _same(early[0], utterance):
             heard = early[1].result()
         else:
             heard = self.gate.hear(utterance, phrase, look_again=not self._in_window(utterance))
@@ -352,6 +352,11 @@ class VoiceLoop:
             mouth.finish()
         except Interrupted:
             pass
+
+
+def _same(early: Utterance, utterance: Utterance) -> bool:
+    """An early start was of this utterance: nothing was said after it."""
+    return (early.start_s, early.speech_end_s) == (utterance.start_s, utterance.speech_end_s)
 
 
 def why_ignored(heard: Heard) -> str:
