@@ -224,7 +224,7 @@ def households(vectors: np.ndarray, utterances: list[Utterance], policy: Policy,
             if u.who in prints:
                 if said is not None and said != u.who:
                     tally.wrong += 1
-                if u.seconds >= 1.5 and u.seconds >= 2.0:
+                if u.seconds >= 2.0:
                     tally.members += 1
                     tally.recognised += said == u.who
                 elif u.seconds < 1.5:

