@@ -9,7 +9,7 @@ from assistant.audio.base import resample
 from assistant.config import load_config
 from assistant.events import RATE, TimedWord, Transcript, Utterance
 from assistant.stt import Transcriber
-from assistant.wake.gate import WakeGate
+from assistant.wake import Policy, WakeGate
 from assistant.wake import TranscriptWakeWord
 from assistant.wake.name_model import NameModel, NameModelMissing, Sounded
 
@@ -95,15 +95,15 @@ def test_a_call_whose_audio_does_not_sound_like_her_name_is_turned_down():
     wake = TranscriptWakeWord()
     heard_as_her = _Hears("hello glados come in", "Hello, glad it come in.")    # nobody else named in the plain one
     unlike = _Sounds(0.01)
-    heard = WakeGate(heard_as_her, wake, name_model=unlike, name_floor=0.05).hear(speech, "hey glados")
-    assert heard.match is None and heard.vetoed and heard.sounded == 0.01
+    heard = WakeGate(heard_as_her, wake, Policy(name_floor=0.05), name_model=unlike).judge(speech, "hey glados")
+    assert heard.match is None and heard.decision.kind == "someone_else" and heard.evidence.sound.score == 0.01
     like = _Sounds(0.9)
-    heard = WakeGate(heard_as_her, wake, name_model=like, name_floor=0.05).hear(speech, "hey glados")
-    assert heard.match is not None and heard.match.request == "come in" and heard.sounded == 0.9
-    assert WakeGate(heard_as_her, wake).hear(speech, "hey glados").match is not None     # without the model: a call
+    heard = WakeGate(heard_as_her, wake, Policy(name_floor=0.05), name_model=like).judge(speech, "hey glados")
+    assert heard.match is not None and heard.match.request == "come in" and heard.evidence.sound.score == 0.9
+    assert WakeGate(heard_as_her, wake).judge(speech, "hey glados").match is not None     # without the model: a call
     sure = _Sounds(1.0)        # it never wakes her by itself: nobody called her in the words
-    talk = WakeGate(_Hears("did you feed the cat", "did you feed the cat"), wake, name_model=sure, name_floor=0.05)
-    assert talk.hear(speech, "hey glados").match is None and sure.asked == 1     # it listened beside whisper
+    talk = WakeGate(_Hears("did you feed the cat", "did you feed the cat"), wake, Policy(name_floor=0.05), name_model=sure)
+    assert talk.judge(speech, "hey glados").match is None and sure.asked == 1     # it listened beside whisper
 
 
 def test_her_name_said_glad_oss_is_hers_when_the_model_is_sure():
@@ -113,13 +113,13 @@ def test_her_name_said_glad_oss_is_hers_when_the_model_is_sure():
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
     wake = TranscriptWakeWord()
     heard_as = _Hears("hey glados my daughter is called sue", "Hey Gladys, my daughter is called Sue.")
-    sure = WakeGate(heard_as, wake, name_model=_Sounds(0.999), name_floor=0.3, name_sure=0.99).hear(speech, "hey glados")
+    sure = WakeGate(heard_as, wake, Policy(name_floor=0.3, name_sure=0.99), name_model=_Sounds(0.999)).judge(speech, "hey glados")
     assert sure.match is not None and sure.match.request == "my daughter is called sue"
-    unsure = WakeGate(heard_as, wake, name_model=_Sounds(0.9), name_floor=0.3, name_sure=0.99).hear(speech, "hey glados")
-    assert unsure.match is None and unsure.vetoed
-    assert WakeGate(heard_as, wake).hear(speech, "hey glados").match is None        # without the model
-    never = WakeGate(heard_as, wake, name_model=_Sounds(1.0), name_floor=0.3, name_sure=1.0)     # 1: never
-    assert never.hear(speech, "hey glados").match is None
+    unsure = WakeGate(heard_as, wake, Policy(name_floor=0.3, name_sure=0.99), name_model=_Sounds(0.9)).judge(speech, "hey glados")
+    assert unsure.match is None and unsure.decision.kind == "someone_else"
+    assert WakeGate(heard_as, wake).judge(speech, "hey glados").match is None        # without the model
+    never = WakeGate(heard_as, wake, Policy(name_floor=0.3, name_sure=1.0), name_model=_Sounds(1.0))     # 1: never
+    assert never.judge(speech, "hey glados").match is None
 
 
 class _Widens(_Hears):
@@ -143,21 +143,21 @@ def test_a_wider_search_finds_her_name_when_the_model_is_sure_and_the_words_are_
     wake = TranscriptWakeWord()
 
     def gate(recogniser, score: float, beam: int = 5) -> WakeGate:
-        return WakeGate(recogniser, wake, name_model=_Sounds(score), name_floor=0.3, name_sure=0.93, beam_look=beam)
+        return WakeGate(recogniser, wake, Policy(name_floor=0.3, name_sure=0.93, beam_look=beam), name_model=_Sounds(score))
 
     moved = _Widens("I move to man", "I move to man.", "glados, I move to man")
-    heard = gate(moved, 0.999).hear(speech, "hey glados")
+    heard = gate(moved, 0.999).judge(speech, "hey glados")
     assert heard.match is not None and heard.match.request == "I move to man" and moved.widened == 1
     unsure = _Widens("I move to man", "I move to man.", "glados, I move to man")
-    assert gate(unsure, 0.9).hear(speech, "hey glados").match is None and unsure.widened == 0
+    assert gate(unsure, 0.9).judge(speech, "hey glados").match is None and unsure.widened == 0
     off = _Widens("I move to man", "I move to man.", "glados, I move to man")
-    assert gate(off, 0.999, beam=0).hear(speech, "hey glados").match is None and off.widened == 0
+    assert gate(off, 0.999, beam=0).judge(speech, "hey glados").match is None and off.widened == 0
     gladys = _Widens("hey lettuce are you in", "Hey Gladys, are you in?", "hey glados are you in")
-    assert gate(gladys, 0.999).hear(speech, "hey glados").match is None and gladys.widened == 0   # someone else named
+    assert gate(gladys, 0.999).judge(speech, "hey glados").match is None and gladys.widened == 0   # someone else named
     alone = _Widens("the last day it's good", "The last day, it's good.", "hey glados")         # her name for a sentence
-    assert gate(alone, 0.999).hear(speech, "hey glados").match is None and alone.widened == 1
+    assert gate(alone, 0.999).judge(speech, "hey glados").match is None and alone.widened == 1
     first = _Widens("hey glados what time is it", "Hey, what time is it?", "unused")             # the words found it
-    assert gate(first, 0.999).hear(speech, "hey glados").match is not None and first.widened == 0
+    assert gate(first, 0.999).judge(speech, "hey glados").match is not None and first.widened == 0
 
 
 class _Timed(Transcriber):
@@ -192,32 +192,30 @@ def test_her_name_is_tried_where_the_model_heard_it_when_the_words_hold_no_call(
     fits = {"Right then GLaDOS, let's begin.": -16.0}
 
     def gate(recogniser, score: float, at_s: float = 1.4) -> WakeGate:
-        return WakeGate(recogniser, wake, plain_check=False, name_check=14, name_model=_Sounds(score, at_s),
-                        name_floor=0.3, name_sure=0.99, name_place=14)
+        return WakeGate(recogniser, wake, Policy(plain_check=False, name_check=14, name_floor=0.3, name_sure=0.99, name_place=14), name_model=_Sounds(score, at_s))
 
-    heard = gate(_Timed(timed, fits), 0.999).hear(speech, "hey glados")
-    assert heard.match is not None and heard.match.request == "let's begin" and heard.placed == -11.0
-    assert gate(_Timed(timed, fits), 0.9).hear(speech, "hey glados").match is None              # not sure of her name
+    heard = gate(_Timed(timed, fits), 0.999).judge(speech, "hey glados")
+    assert heard.match is not None and heard.match.request == "let's begin" and heard.evidence.placed.margin == -11.0
+    assert gate(_Timed(timed, fits), 0.9).judge(speech, "hey glados").match is None              # not sure of her name
     early = _Timed(timed, fits)                            # heard in "Right" only: "Guado" is not tried
-    assert gate(early, 0.999, at_s=0.3).hear(speech, "hey glados").match is None
+    assert gate(early, 0.999, at_s=0.3).judge(speech, "hey glados").match is None
     assert not any("then GLaDOS" in text for texts in early.scored for text in texts)
     far = {"Right then GLaDOS, let's begin.": -20.0}
-    assert gate(_Timed(timed, far), 0.999).hear(speech, "hey glados").match is None             # 15 nats: too unlikely
+    assert gate(_Timed(timed, far), 0.999).judge(speech, "hey glados").match is None             # 15 nats: too unlikely
     for sure, place in ((1.0, 14), (0.99, 0)):                                 # sure 1: never; place 0: off
-        off = WakeGate(_Timed(timed, fits), wake, plain_check=False, name_check=14, name_model=_Sounds(0.999, 1.4),
-                       name_floor=0.3, name_sure=sure, name_place=place)
-        assert off.hear(speech, "hey glados").match is None
+        off = WakeGate(_Timed(timed, fits), wake, Policy(plain_check=False, name_check=14, name_floor=0.3, name_sure=sure, name_place=place), name_model=_Sounds(0.999, 1.4))
+        assert off.judge(speech, "hey glados").match is None
     # dropped altogether ("I'm learning Spanish"): put in before the words timed where it was heard
     dropped = _Timed([("I'm", 0.0, 1.62), ("learning", 1.62, 1.96), ("Spanish.", 1.96, 2.42)],
                      {"GLaDOS, I'm learning Spanish.": -15.0})
-    assert gate(dropped, 0.999, at_s=1.08).hear(speech, "hey glados").match.request == "I'm learning Spanish"
+    assert gate(dropped, 0.999, at_s=1.08).judge(speech, "hey glados").match.request == "I'm learning Spanish"
     # never in place of someone else, and not when the words name someone else anywhere
     gladys = _Timed([("Hey", 0.0, 0.6), ("Gladys,", 0.6, 1.3), ("nice", 1.3, 1.6), ("hat.", 1.6, 1.9)],
                     {"Hey GLaDOS, nice hat.": -5.0, "Hey Gladys, GLaDOS, nice hat.": -5.0})
-    assert gate(gladys, 0.999, at_s=1.3).hear(speech, "hey glados").match is None
+    assert gate(gladys, 0.999, at_s=1.3).judge(speech, "hey glados").match is None
     later = _Timed([("So", 0.0, 0.5), ("then", 0.5, 0.9), ("Gladys", 0.9, 1.3), ("came", 1.3, 1.6), ("round.", 1.6, 2.0)],
                    {"So GLaDOS, Gladys came round.": -6.0})
-    assert gate(later, 0.999, at_s=0.9).hear(speech, "hey glados").match is None
+    assert gate(later, 0.999, at_s=0.9).judge(speech, "hey glados").match is None
 
 
 def test_placed_wordings_keep_the_recognisers_words_and_never_replace_someone_else():
@@ -252,10 +250,10 @@ def test_the_model_listens_only_while_the_phrase_holds_her_name():
     assert WakeGate.configured(_NoSTT(), wake, replace(config, name_model=0.0)).name_model is None
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
     deaf = _Sounds(0.0)
-    jarvis = WakeGate(_Hears("hey jarvis lights on", "Hey Jarvis, lights on."), wake, name_model=deaf, name_floor=0.3)
-    assert jarvis.hear(speech, "hey jarvis").match.request == "lights on" and deaf.asked == 0
-    her = WakeGate(_Hears("hey glados lights on", "Hey, glad I'm lights on."), wake, name_model=deaf, name_floor=0.3)
-    assert her.hear(speech, "hey glados").match is None and deaf.asked == 1
+    jarvis = WakeGate(_Hears("hey jarvis lights on", "Hey Jarvis, lights on."), wake, Policy(name_floor=0.3), name_model=deaf)
+    assert jarvis.judge(speech, "hey jarvis").match.request == "lights on" and deaf.asked == 0
+    her = WakeGate(_Hears("hey glados lights on", "Hey, glad I'm lights on."), wake, Policy(name_floor=0.3), name_model=deaf)
+    assert her.judge(speech, "hey glados").match is None and deaf.asked == 1
 
 
 def test_near_misses_whisper_writes_as_her_name_no_longer_wake_her(piper):
@@ -279,12 +277,12 @@ def test_near_misses_whisper_writes_as_her_name_no_longer_wake_her(piper):
     fooled = 0
     for text in ("Gladys, your taxi is here.", "Hi Gladys, nice to see you.", "Hey Gladys, the kettle's on."):
         said = lower(text)
-        fooled += without.hear(said, "hey glados").match is not None         # what the gate did before
-        heard = with_model.hear(said, "hey glados")
+        fooled += without.judge(said, "hey glados").match is not None         # what the gate did before
+        heard = with_model.judge(said, "hey glados")
         assert heard.match is None, (text, heard)
     assert fooled >= 1
-    call = with_model.hear(lower("Hey GLaDOS, your taxi is here."), "hey glados")
-    assert call.match is not None and "taxi" in call.match.request.lower() and call.sounded >= FLOOR
+    call = with_model.judge(lower("Hey GLaDOS, your taxi is here."), "hey glados")
+    assert call.match is not None and "taxi" in call.match.request.lower() and call.evidence.sound.score >= FLOOR
 
 
 def test_her_name_mid_sentence_that_whisper_wrote_as_another_word_wakes_her(piper):
@@ -308,12 +306,12 @@ def test_her_name_mid_sentence_that_whisper_wrote_as_another_word_wakes_her(pipe
         return Utterance(samples, 0.0, len(samples) / RATE)
 
     call = said("morning then Glados, how are things")      # spelled so Piper says the name (GLAH-dohz)
-    assert before.hear(call, "hey glados").match is None
-    heard = placing.hear(call, "hey glados")
+    assert before.judge(call, "hey glados").match is None
+    heard = placing.judge(call, "hey glados")
     assert heard.match is not None and "how are things" in heard.match.request.lower()
-    assert heard.placed is not None and heard.placed >= -config.name_place
+    assert heard.evidence.placed is not None and heard.evidence.placed.margin >= -config.name_place
     for text in ("morning then Douglas, how are things", "morning then dad, how are things"):
-        assert placing.hear(said(text), "hey glados").match is None, text
+        assert placing.judge(said(text), "hey glados").match is None, text
 
 
 class _Unsure(_Timed):
@@ -339,24 +337,23 @@ def test_the_model_alone_calls_her_in_the_opening_where_whisper_was_unsure():
     fits = {"GLaDOS, You are going to get that.": -30.0}
 
     def gate(recogniser, score: float = 0.9999, at_s: float = 0.9, alone: float = 0.9995) -> WakeGate:
-        return WakeGate(recogniser, wake, plain_check=False, name_check=14, name_model=_Sounds(score, at_s),
-                        name_floor=0.3, name_sure=0.93, name_place=18, name_alone=alone, name_alone_unsure=0.5)
+        return WakeGate(recogniser, wake, Policy(plain_check=False, name_check=14, name_floor=0.3, name_sure=0.93, name_place=18, name_alone=alone, name_alone_unsure=0.5), name_model=_Sounds(score, at_s))
 
-    heard = gate(_Unsure(timed, fits, 0.45)).hear(speech, "hey glados")
-    assert heard.match is not None and heard.alone and heard.match.request == "You are going to get that"
-    assert heard.placed == -25.0
-    assert gate(_Unsure(timed, fits, 0.45), score=0.999).hear(speech, "hey glados").match is None       # less sure
-    assert gate(_Unsure(timed, fits, 0.45), at_s=2.4).hear(speech, "hey glados").match is None          # not the opening
-    assert gate(_Unsure(timed, fits, 0.9)).hear(speech, "hey glados").match is None                     # whisper sure
+    heard = gate(_Unsure(timed, fits, 0.45)).judge(speech, "hey glados")
+    assert heard.match is not None and heard.decision.by == "alone" and heard.match.request == "You are going to get that"
+    assert heard.evidence.placed.margin == -25.0
+    assert gate(_Unsure(timed, fits, 0.45), score=0.999).judge(speech, "hey glados").match is None       # less sure
+    assert gate(_Unsure(timed, fits, 0.45), at_s=2.4).judge(speech, "hey glados").match is None          # not the opening
+    assert gate(_Unsure(timed, fits, 0.9)).judge(speech, "hey glados").match is None                     # whisper sure
     there = [0.9, 0.95, 0.9, 0.1, 0.1, 0.1]                  # sure of the words where her name was heard, not of the rest
-    assert gate(_Unsure(timed, fits, there)).hear(speech, "hey glados").match is None
-    assert gate(_Unsure(timed, fits, 0.45), alone=1.0).hear(speech, "hey glados").match is None          # off
+    assert gate(_Unsure(timed, fits, there)).judge(speech, "hey glados").match is None
+    assert gate(_Unsure(timed, fits, 0.45), alone=1.0).judge(speech, "hey glados").match is None          # off
     ended = [("Agent-log-dov.", 0.3, 1.3)]                   # the model heard her name in its last word: nothing after
-    assert gate(_Unsure(ended, {"GLaDOS, Agent-log-dov.": -30.0}, 0.3), at_s=1.32).hear(speech, "hey glados").match is None
-    asked = gate(_Unsure(ended + [("stop.", 1.4, 1.7)], {}, 0.3), at_s=1.32).hear(speech, "hey glados")
-    assert asked.match is not None and asked.alone                         # a word after it: a call
-    assert gate(_Timed(timed, fits)).hear(speech, "hey glados").match is None                            # cannot say
+    assert gate(_Unsure(ended, {"GLaDOS, Agent-log-dov.": -30.0}, 0.3), at_s=1.32).judge(speech, "hey glados").match is None
+    asked = gate(_Unsure(ended + [("stop.", 1.4, 1.7)], {}, 0.3), at_s=1.32).judge(speech, "hey glados")
+    assert asked.match is not None and asked.decision.by == "alone"                         # a word after it: a call
+    assert gate(_Timed(timed, fits)).judge(speech, "hey glados").match is None                            # cannot say
     glad = [("Glad", 0.3, 0.6), ("you", 0.6, 0.8), ("are", 0.8, 1.0), ("getting", 1.0, 1.4), ("that.", 1.4, 1.8)]
-    assert gate(_Unsure(glad, {"GLaDOS, Glad you are getting that.": -30.0}, 0.45)).hear(speech, "hey glados").match is None
-    close = gate(_Unsure(timed, {"GLaDOS, You are going to get that.": -15.0}, 0.45)).hear(speech, "hey glados")
-    assert close.match is not None and not close.alone                        # placement found it: not the model alone
+    assert gate(_Unsure(glad, {"GLaDOS, Glad you are getting that.": -30.0}, 0.45)).judge(speech, "hey glados").match is None
+    close = gate(_Unsure(timed, {"GLaDOS, You are going to get that.": -15.0}, 0.45)).judge(speech, "hey glados")
+    assert close.match is not None and close.decision.by == "placed"                        # placement found it: not the model alone

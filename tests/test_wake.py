@@ -58,7 +58,7 @@ def test_the_acoustic_engine_hears_its_own_phrase_in_audio_and_the_transcript_gi
     from assistant.audio.base import resample
     from assistant.config import load_config
     from assistant.events import RATE, Utterance
-    from assistant.wake.gate import WakeGate
+    from assistant.wake import Policy, WakeGate
     from assistant.stt import WhisperTranscriber
     from assistant.tts import PiperSynthesizer
     from assistant.wake import WakeError, make_wake
@@ -81,11 +81,11 @@ def test_the_acoustic_engine_hears_its_own_phrase_in_audio_and_the_transcript_gi
 
     gate = WakeGate(WhisperTranscriber(), wake)
     called = audio("Hey Jarvis, what time is it?")
-    heard = gate.hear(Utterance(called, 0.0, len(called) / RATE), "hey glados")
+    heard = gate.judge(Utterance(called, 0.0, len(called) / RATE), "hey glados")
     assert heard.match is not None and "what time is it" in heard.match.request.lower()
     assert "jarvis" not in heard.match.request.lower()
     talk = audio("Did you remember to feed the cat?")
-    assert gate.hear(Utterance(talk, 0.0, len(talk) / RATE), "hey glados").match is None
+    assert gate.judge(Utterance(talk, 0.0, len(talk) / RATE), "hey glados").match is None
 
 
 class _Hears(Transcriber):
@@ -105,23 +105,23 @@ def test_the_hotword_does_not_turn_gladys_into_her_the_plain_check_says_who_was_
     import numpy as np
 
     from assistant.events import Utterance
-    from assistant.wake.gate import WakeGate
+    from assistant.wake import Policy, WakeGate
 
     wake = TranscriptWakeWord()
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
     gladys = WakeGate(_Hears("hey glados are you coming to dinner", "Hey Gladys, are you coming to dinner?"), wake)
-    heard = gladys.hear(speech, "hey glados")
-    assert heard.first.score >= wake.threshold and heard.match is None and heard.vetoed
+    heard = gladys.judge(speech, "hey glados")
+    assert heard.evidence.first.score >= wake.threshold and heard.match is None and heard.decision.kind == "someone_else"
     split = WakeGate(_Hears("glados it keeps going cold", "Glad it's going cold."), wake)    # "Gladys, your tea's ..."
-    heard = split.hear(speech, "hey glados")
-    assert heard.first.score >= wake.threshold and heard.match is None and heard.vetoed
+    heard = split.judge(speech, "hey glados")
+    assert heard.evidence.first.score >= wake.threshold and heard.match is None and heard.decision.kind == "someone_else"
     her = WakeGate(_Hears("hey glados what time is it", "Hey glottos, what time is it?"), wake)
-    assert her.hear(speech, "hey glados").match.request == "what time is it"
+    assert her.judge(speech, "hey glados").match.request == "what time is it"
     quiet = _Hears("did you feed the cat", "did you feed the cat")
-    assert WakeGate(quiet, wake).hear(speech, "hey glados").match is None
+    assert WakeGate(quiet, wake).judge(speech, "hey glados").match is None
     assert None not in quiet.calls                   # nothing to check when nobody called her: one pass
-    off = WakeGate(_Hears("hey glados are you coming", "Hey Gladys, are you coming?"), wake, plain_check=False)
-    assert off.hear(speech, "hey glados").match is not None
+    off = WakeGate(_Hears("hey glados are you coming", "Hey Gladys, are you coming?"), wake, Policy(plain_check=False))
+    assert off.judge(speech, "hey glados").match is not None
     for plain, phrase, other in (("hey Gladis can you pass the salt", "hey glados", True),
                                  ("what's on my calendar, Jarvis", "hey glados", True),
                                  ("hey Jarvis, lights on", "hey jarvis", False),
@@ -163,31 +163,31 @@ def test_the_name_check_hears_her_name_where_whisper_wrote_another_word():
     import numpy as np
 
     from assistant.events import Utterance
-    from assistant.wake.gate import WakeGate
+    from assistant.wake import Policy, WakeGate
 
     wake = TranscriptWakeWord()
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
     heard = "Waddles, I live in Bristol now."
     close = _Scores(heard, {"GLaDOS, I live in Bristol now.": -12.0})
-    called = WakeGate(close, wake, name_check=12.5).hear(speech, "hey glados")
+    called = WakeGate(close, wake, Policy(name_check=12.5)).judge(speech, "hey glados")
     assert called.match is not None and called.match.request == "I live in Bristol now"
-    assert called.named == -7.0 and close.scored[0][0] == heard        # compared with what was heard
+    assert called.evidence.named.margin == -7.0 and close.scored[0][0] == heard        # compared with what was heard
     far = _Scores(heard, {"GLaDOS, I live in Bristol now.": -20.0})
-    assert WakeGate(far, wake, name_check=12.5).hear(speech, "hey glados").match is None
+    assert WakeGate(far, wake, Policy(name_check=12.5)).judge(speech, "hey glados").match is None
     off = _Scores(heard, {"GLaDOS, I live in Bristol now.": -12.0})
-    assert WakeGate(off, wake, name_check=0).hear(speech, "hey glados").match is None and not off.scored
+    assert WakeGate(off, wake, Policy(name_check=0)).judge(speech, "hey glados").match is None and not off.scored
     # in the follow-up window the words are let in anyway: no name check, the words untouched
     window = _Scores(heard, {"GLaDOS, I live in Bristol now.": -12.0})
-    assert WakeGate(window, wake, name_check=12.5).hear(speech, "hey glados", look_again=False).match is None
+    assert WakeGate(window, wake, Policy(name_check=12.5)).judge(speech, "hey glados", in_window=True).match is None
     assert not window.scored
     # at the end: "what's on my calendar, Waddles?"
     end = _Scores("What's on my calendar, Waddles?", {"What's on my calendar, Glados?": -9.0})
-    assert WakeGate(end, wake, name_check=12.5).hear(speech, "hey glados").match.request == "What's on my calendar"
+    assert WakeGate(end, wake, Policy(name_check=12.5)).judge(speech, "hey glados").match.request == "What's on my calendar"
     # someone else named, or a near-miss word where her name would be: never replaced
     gladys = _Scores("Hey Gladys, are you coming?", {"Hey GLaDOS, are you coming?": -5.0})
-    assert WakeGate(gladys, wake, name_check=12.5).hear(speech, "hey glados").match is None
+    assert WakeGate(gladys, wake, Policy(name_check=12.5)).judge(speech, "hey glados").match is None
     glad = _Scores("Glad you could make it.", {"GLaDOS, you could make it.": -5.0, "GLaDOS, could make it.": -5.0})
-    assert WakeGate(glad, wake, name_check=12.5).hear(speech, "hey glados").match is None
+    assert WakeGate(glad, wake, Policy(name_check=12.5)).judge(speech, "hey glados").match is None
 
 
 def test_wordings_put_her_name_where_a_call_would_be_and_never_over_someone_elses():
@@ -221,7 +221,7 @@ def test_her_name_without_a_greeting_is_heard_by_the_name_check():
     opening word fits the audio almost as well as what it wrote; for ordinary sentences it does not."""
     from assistant.audio.base import resample
     from assistant.events import RATE, Utterance
-    from assistant.wake.gate import WakeGate
+    from assistant.wake import Policy, WakeGate
     from assistant.stt import WhisperTranscriber
     from assistant.tts import PiperSynthesizer
 
@@ -232,18 +232,18 @@ def test_her_name_without_a_greeting_is_heard_by_the_name_check():
         samples = resample(speech.samples, speech.rate, RATE)
         return Utterance(samples, 0.0, len(samples) / RATE)
 
-    gate, words_only = WakeGate(stt, wake, name_check=14.0), WakeGate(stt, wake, name_check=0.0)
+    gate, words_only = WakeGate(stt, wake, Policy(name_check=14.0)), WakeGate(stt, wake, Policy(name_check=0.0))
     for text, request in (("Glados, what time is it?", "what time is it"),
                           ("Glados, switch on the kitchen light.", "switch on the kitchen light"),
                           ("Glados, I live in Bristol now.", "I live in Bristol now")):
         said = utterance(text)
-        assert words_only.hear(said, "hey glados").match is None, text       # what the words alone make of it
-        heard = gate.hear(said, "hey glados")
+        assert words_only.judge(said, "hey glados").match is None, text       # what the words alone make of it
+        heard = gate.judge(said, "hey glados")
         assert heard.match is not None and heard.match.request.lower().rstrip("?.") == request.lower(), (text, heard)
-        assert heard.named > -14.0
+        assert heard.evidence.named.margin > -14.0
     for text in ("I'll just check my email.", "Glad you could make it.", "Did you remember to feed the cat?"):
-        heard = gate.hear(utterance(text), "hey glados")
-        assert heard.match is None and (heard.named is None or heard.named < -14.0), (text, heard)
+        heard = gate.judge(utterance(text), "hey glados")
+        assert heard.match is None and (heard.evidence.named is None or heard.evidence.named.margin < -14.0), (text, heard)
 
 
 def test_a_hotword_transcript_far_shorter_than_the_plain_one_is_not_a_call():
@@ -252,26 +252,26 @@ def test_a_hotword_transcript_far_shorter_than_the_plain_one_is_not_a_call():
     import numpy as np
 
     from assistant.events import Utterance
-    from assistant.wake.gate import WakeGate
+    from assistant.wake import Policy, WakeGate
 
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
     wake = TranscriptWakeWord()
-    invented = WakeGate(_Hears("hey glados", "The last day, it's good."), wake).hear(speech, "hey glados")
-    assert invented.first.score >= wake.threshold and invented.match is None and invented.vetoed
+    invented = WakeGate(_Hears("hey glados", "The last day, it's good."), wake).judge(speech, "hey glados")
+    assert invented.evidence.first.score >= wake.threshold and invented.match is None and invented.decision.kind == "someone_else"
     stuck = WakeGate(_Hears("hey glados, skip this song", "A-g-g-g-g-g-g-g-g-g-g-g-g-g-g"), wake)
-    assert stuck.hear(speech, "hey glados").match is not None               # repeating itself says nothing
-    alone = WakeGate(_Hears("hey glados", "Hey, glad I'm"), wake).hear(speech, "hey glados")
+    assert stuck.judge(speech, "hey glados").match is not None               # repeating itself says nothing
+    alone = WakeGate(_Hears("hey glados", "Hey, glad I'm"), wake).judge(speech, "hey glados")
     assert alone.match is not None and alone.match.request == ""           # her name alone is still a call
     # A call with a request after it was not written in place of a sentence: the plain transcript's
     # extra words are whisper's own invention there (an espeak-ng "sorry Glados, say that again").
     asked = WakeGate(_Hears("sorry glados say it now again", "Sorry, we got to go, see you in the next video."), wake)
-    assert asked.hear(speech, "hey glados").match.request == "say it now again"
+    assert asked.judge(speech, "hey glados").match.request == "say it now again"
     # ... unless the words it left out name someone else: where the call was in the plain transcript
     # is not known, so a name anywhere in it counts ("the washing machine ... hey Gladis, ...")
     dropped = WakeGate(_Hears("hey glados can you pass the salt",
                               "The washing machine is making a funny noise. Hey Gladys, can you pass the salt?"), wake)
-    heard = dropped.hear(speech, "hey glados")
-    assert heard.match is None and heard.vetoed
+    heard = dropped.judge(speech, "hey glados")
+    assert heard.match is None and heard.decision.kind == "someone_else"
 
 
 def test_a_call_the_second_look_found_is_not_vetoed_for_being_short():
@@ -281,7 +281,7 @@ def test_a_call_the_second_look_found_is_not_vetoed_for_being_short():
     import numpy as np
 
     from assistant.events import Transcript, Utterance
-    from assistant.wake.gate import WakeGate
+    from assistant.wake import Policy, WakeGate
 
     class Drops(_Hears):
         def transcribe(self, utterance, hotwords=None):
@@ -292,8 +292,8 @@ def test_a_call_the_second_look_found_is_not_vetoed_for_being_short():
     speech = Utterance(np.zeros(16_000 * 4, np.float32), 0.0, 4.0)
     heard = WakeGate(Drops("My name is Bob and I'm allergic to peanuts.",
                            "Hey G, led to us. My name is Bob and I'm allergic to peanuts."),
-                     TranscriptWakeWord()).hear(speech, "hey glados")
-    assert heard.match is not None and not heard.vetoed
+                     TranscriptWakeWord()).judge(speech, "hey glados")
+    assert heard.match is not None and not heard.decision.kind == "someone_else"
     assert heard.match.request == "My name is Bob and I'm allergic to peanuts."
 
 
@@ -327,50 +327,49 @@ def test_a_call_after_someone_elses_sentence_in_one_utterance_is_heard_after_the
     import numpy as np
 
     from assistant.events import Pause, Utterance
-    from assistant.wake.gate import WakeGate
+    from assistant.wake import Policy, WakeGate
 
     wake = TranscriptWakeWord()
     said = Utterance(np.zeros(16_000 * 4, np.float32), 10.0, 14.0, pauses=(Pause(0.4, 0.1), Pause(1.5, 0.35)))
     whole = "The kettle's on. Hey glottos, what time is it?"
 
     def gate(second_plain: str, **kw) -> WakeGate:
-        return WakeGate(_Parts(whole, second_plain, "hey glados what time is it", at_s=11.5), wake, **kw)
+        return WakeGate(_Parts(whole, second_plain, "hey glados what time is it", at_s=11.5), wake, Policy(**kw))
 
-    heard = gate("Hey glottos, what time is it?", pause_look_s=0.2).hear(said, "hey glados")
+    heard = gate("Hey glottos, what time is it?", pause_look_s=0.2).judge(said, "hey glados")
     assert heard.match is not None and heard.match.request == "what time is it"
-    assert 1.3 <= heard.after_s < 1.5 and heard.transcript.text == "hey glados what time is it"
-    assert gate("Hey glottos, what time is it?", pause_look_s=0.0).hear(said, "hey glados").match is None
+    assert 1.3 <= heard.decision.after_s < 1.5 and heard.transcript.text == "hey glados what time is it"
+    assert gate("Hey glottos, what time is it?", pause_look_s=0.0).judge(said, "hey glados").match is None
     # a pause shorter than the setting is not looked after; nor is one in the follow-up window
-    assert gate("Hey glottos, what time is it?", pause_look_s=0.4).hear(said, "hey glados").match is None
-    assert gate("Hey glottos, what time is it?", pause_look_s=0.2).hear(said, "hey glados", look_again=False).match is None
+    assert gate("Hey glottos, what time is it?", pause_look_s=0.4).judge(said, "hey glados").match is None
+    assert gate("Hey glottos, what time is it?", pause_look_s=0.2).judge(said, "hey glados", in_window=True).match is None
     # the part after the pause has every check: "hey Gladys" is someone else there too
-    assert gate("Hey Gladys, what time is it?", pause_look_s=0.2).hear(said, "hey glados").match is None
+    assert gate("Hey Gladys, what time is it?", pause_look_s=0.2).judge(said, "hey glados").match is None
     # with the name check on, what was heard without the hotword must pass it too: whisper told to
     # expect "hey glados" writes it for short speech ("set an alarm" after "hey Siri")
     checked = gate("Air canal arm.", pause_look_s=0.2, name_check=14.0)
-    assert checked.hear(said, "hey glados").match is None
+    assert checked.judge(said, "hey glados").match is None
     fits = gate("Hey glottos, what time is it?", pause_look_s=0.2, name_check=14.0)
     fits.stt.fits = {"Hey GLaDOS, what time is it?": -9.0}
-    assert fits.hear(said, "hey glados").match.request == "what time is it"
+    assert fits.judge(said, "hey glados").match.request == "what time is it"
     # her name without a greeting, misheard in the words after the pause too ("Waddles, ..."): the name
     # check on the look's own transcript finds it, and the rest must pass every check as before
     def bare(fits: dict[str, float]) -> WakeGate:
-        gate = WakeGate(_Parts(whole, "Waddles, what time is it?", "waddles what time is it", at_s=11.5), wake,
-                        pause_look_s=0.2, name_check=14.0)
+        gate = WakeGate(_Parts(whole, "Waddles, what time is it?", "waddles what time is it", at_s=11.5), wake, Policy(pause_look_s=0.2, name_check=14.0))
         gate.stt.fits = fits
         return gate
-    heard = bare({"GLaDOS, what time is it": -9.0, "GLaDOS, what time is it?": -9.0}).hear(said, "hey glados")
-    assert heard.match is not None and heard.match.request == "what time is it" and heard.after_s > 1.0
-    assert bare({}).hear(said, "hey glados").match is None                  # her name does not fit there
-    assert bare({"GLaDOS, what time is it": -9.0}).hear(said, "hey glados").match is None   # the rest's check fails
+    heard = bare({"GLaDOS, what time is it": -9.0, "GLaDOS, what time is it?": -9.0}).judge(said, "hey glados")
+    assert heard.match is not None and heard.match.request == "what time is it" and heard.decision.after_s > 1.0
+    assert bare({}).judge(said, "hey glados").match is None                  # her name does not fit there
+    assert bare({"GLaDOS, what time is it": -9.0}).judge(said, "hey glados").match is None   # the rest's check fails
     # what was heard without the hotword may say "glad" where her name is (espeak-ng's "GLaDOS"): the
     # name check may put her name there, since the words after the pause called her
     glad = gate("Hey, glad I'm what time is it?", pause_look_s=0.2, name_check=14.0)
     glad.stt.fits = {"Hey GLaDOS, what time is it?": -9.0}
-    assert glad.hear(said, "hey glados").match.request == "what time is it"
+    assert glad.judge(said, "hey glados").match.request == "what time is it"
     # nobody called after the pause: one short look, nothing else
-    quiet = WakeGate(_Parts(whole, "the kettle's on", "the kettle's on", at_s=11.5), wake, pause_look_s=0.2)
-    assert quiet.hear(said, "hey glados").match is None
+    quiet = WakeGate(_Parts(whole, "the kettle's on", "the kettle's on", at_s=11.5), wake, Policy(pause_look_s=0.2))
+    assert quiet.judge(said, "hey glados").match is None
 
 
 def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
@@ -384,7 +383,7 @@ def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
 
     from assistant.audio.base import resample
     from assistant.events import RATE
-    from assistant.wake.gate import WakeGate
+    from assistant.wake import Policy, WakeGate
     from assistant.stt import WhisperTranscriber
     from assistant.tts import PiperSynthesizer
     from assistant.voice.vad import SileroVAD, VadOptions, segment
@@ -400,7 +399,7 @@ def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
                             said("Hey GLaDOS, what time is it?"), quiet, quiet, quiet])
     utterances = segment(audio, VadOptions(end_silence_s=0.6), SileroVAD())
     assert len(utterances) == 1 and utterances[0].pauses, utterances
-    heard = WakeGate(stt, wake, name_check=14.0, pause_look_s=0.2).hear(utterances[0], "hey glados")
+    heard = WakeGate(stt, wake, Policy(name_check=14.0, pause_look_s=0.2)).judge(utterances[0], "hey glados")
     assert heard.match is not None and "what time is it" in heard.match.request.lower(), heard
     assert "cat" not in heard.match.request.lower()
     # her name without a greeting after the sentence: whisper writes "bloodles" (after the pause too);
@@ -409,10 +408,10 @@ def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
                                    said("Glados, I live in Bristol now."), quiet, quiet, quiet]),
                    VadOptions(end_silence_s=0.6), SileroVAD())
     assert len(bare) == 1, bare
-    heard = WakeGate(stt, wake, name_check=14.0, pause_look_s=0.2).hear(bare[0], "hey glados")
+    heard = WakeGate(stt, wake, Policy(name_check=14.0, pause_look_s=0.2)).judge(bare[0], "hey glados")
     assert heard.match is not None and "bristol" in heard.match.request.lower(), heard
-    assert "kettle" not in heard.match.request.lower() and heard.after_s > 1.0
+    assert "kettle" not in heard.match.request.lower() and heard.decision.after_s > 1.0
     talk = np.concatenate([quiet, said("Did you remember to feed the cat?"), quiet,
                            said("The kettle is on, by the way."), quiet, quiet, quiet])
     for utterance in segment(talk, VadOptions(end_silence_s=0.6), SileroVAD()):
-        assert WakeGate(stt, wake, name_check=14.0, pause_look_s=0.2).hear(utterance, "hey glados").match is None
+        assert WakeGate(stt, wake, Policy(name_check=14.0, pause_look_s=0.2)).judge(utterance, "hey glados").match is None

@@ -22,7 +22,7 @@ from ..events import RATE, Speech, Utterance
 from ..stt import Transcriber
 from ..tts import SentenceChunker, Synthesizer
 from ..turn.brain import Brain, Interrupted
-from ..wake import Heard, WakeGate, WakeWord
+from ..wake import Verdict, WakeGate, WakeWord
 from .vad import Segmenter
 from .who import Voice, Who
 
@@ -196,8 +196,8 @@ class VoiceLoop:
             if utterance is not None:
                 return utterance
             if self._ahead is not None and (early := self.segmenter.early_utterance()) is not None:
-                self._early = (early, self._ahead.submit(self.gate.hear, early, self.wake_phrase(),
-                                                         look_again=not self._in_window(early)))
+                self._early = (early, self._ahead.submit(self.gate.judge, early, self.wake_phrase(),
+                                                         self._in_window(early)))
                 self._early_voice = (early, self.who.listen(early.samples)) if self.who is not None else None
         return self.segmenter.flush()
 
@@ -214,7 +214,7 @@ class VoiceLoop:
             return early[1]
         return self.who.listen(utterance.samples)
 
-    def _heard(self, utterance: Utterance, phrase: str) -> tuple[Heard, float]:
+    def _heard(self, utterance: Utterance, phrase: str) -> tuple[Verdict, float]:
         """The gate's decision, and how long the loop waited for it: all of it (both transcriptions
         and every check), or what was left of it when it had begun early. An early start counts only
         when nothing was said after it."""
@@ -223,7 +223,7 @@ class VoiceLoop:
         if early is not None and _same(early[0], utterance):
             heard = early[1].result()
         else:
-            heard = self.gate.hear(utterance, phrase, look_again=not self._in_window(utterance))
+            heard = self.gate.judge(utterance, phrase, self._in_window(utterance))
         return heard, time.perf_counter() - waiting
 
     # -- the loop -------------------------------------------------------------------------------
@@ -359,8 +359,8 @@ def _same(early: Utterance, utterance: Utterance) -> bool:
     return (early.start_s, early.speech_end_s) == (utterance.start_s, utterance.speech_end_s)
 
 
-def why_ignored(heard: Heard) -> str:
+def why_ignored(heard: Verdict) -> str:
     """Why an utterance heard outside the follow-up window was not for her, in a few words."""
-    if heard.vetoed:      # a call was heard, but the gate's checks found it was not her name
+    if heard.decision.kind == "someone_else":      # a call was heard, but the checks found it was not her name
         return "it sounded like my name, but it was not"
     return "not addressed to me"

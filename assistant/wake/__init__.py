@@ -1,11 +1,13 @@
 """Is it for her? The wake word's interface (base.py), one file per backend chosen by `voice.wake.engine`,
-and the gate (gate.py) that hears an utterance and decides: a call, not hers, or someone else's name."""
+the gate (gate.py) that gathers evidence about an utterance, and decide.py that turns it into a call, not
+hers, or someone else's name."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from .base import WakeError, WakeMatch, WakeWord
-from .gate import Heard, WakeGate
+from .decide import Decision, Evidence, Policy, decide
+from .gate import Verdict, WakeGate
 from .transcript import TranscriptWakeWord, skeleton, similarity
 
 if TYPE_CHECKING:
@@ -26,4 +28,4 @@ def make_wake(config: "WakeConfig") -> WakeWord:
     raise WakeError(f"unknown voice.wake.engine {config.engine!r}; use one of {', '.join(ENGINES)}")
 
 
-__all__ = ["ENGINES", "Heard", "TranscriptWakeWord", "WakeError", "WakeGate", "WakeMatch", "WakeWord", "make_wake", "skeleton", "similarity"]
+__all__ = ["ENGINES", "Decision", "Evidence", "Policy", "Verdict", "TranscriptWakeWord", "WakeError", "WakeGate", "WakeMatch", "WakeWord", "decide", "make_wake", "skeleton", "similarity"]
