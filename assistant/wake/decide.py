@@ -204,7 +204,7 @@ def _decide(ev: Evidence, p: Policy, rest: bool) -> Decision:
                 match, by = beam.beam, "beam"
     if match is None and lone is not None:
         match, by = lone, "alone"
-    if match is not None and not sure(p.name_floor) and sound() is not None:
+    if match is not None and p.name_floor > 0 and not sure(p.name_floor) and sound() is not None:
         vetoed = True
     if rest:
         passed = match is not None and not vetoed and (p.name_check <= 0 or (named is not None and named.margin >= -p.name_check))
