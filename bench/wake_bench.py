@@ -107,21 +107,24 @@ def speech(audio, vad: SileroVAD, v, keep_s: float = 0.1):
     return audio[int(start * RATE): int(end * RATE)]
 
 
+EVERY = ("opening", "plain", "sound", "named", "elsewhere", "placed")    # the evidence the sweeps below read
+
+
 def _score(gate: WakeGate, wake, v, folder: Path, row: dict, vad: SileroVAD) -> dict:
-    heard = gate.hear(with_pauses(load(folder, row), vad, v), v.wake.phrase, always=True)
-    return {**row, "heard": heard.transcript.text.strip(),
-            "first": heard.first.score if heard.first else 0.0,
-            "opening": heard.opening.score if heard.opening else 0.0,
-            "plain": heard.plain or "",
-            "someone_else": bool(heard.plain) and wake.someone_else(heard.plain, v.wake.phrase),
-            "invented": heard.first is not None and gate.invented(heard.transcript.text, heard.plain, heard.first.request,
-                                                                  v.wake.phrase),
-            "named": heard.named if heard.named is not None else float("-inf"),
-            "after_pause": heard.after_s > 0,
-            "sounded": heard.sounded if heard.sounded is not None else 1.0,
-            "placed": heard.placed if heard.placed is not None else float("-inf"),
-            "alone": heard.alone,
-            "accepted": heard.match is not None}
+    verdict = gate.judge(with_pauses(load(folder, row), vad, v), v.wake.phrase, gather=EVERY)
+    ev, decision = verdict.evidence, verdict.decision
+    return {**row, "heard": ev.text,
+            "first": ev.first.score if ev.first else 0.0,
+            "opening": ev.opening.score if ev.opening else 0.0,
+            "plain": ev.plain or "",
+            "someone_else": ev.someone_else,
+            "invented": ev.invented,
+            "named": ev.named.margin if ev.named is not None else float("-inf"),
+            "after_pause": decision.after_s > 0,
+            "sounded": ev.sound.score if ev.sound is not None else 1.0,
+            "placed": ev.placed.margin if ev.placed is not None and not ev.elsewhere else float("-inf"),
+            "alone": decision.by == "alone",
+            "accepted": decision.kind == "call"}
 
 
 def gate_times(folder: Path, config, count: int = 24) -> dict[str, list[float]]:
@@ -140,7 +143,7 @@ def gate_times(folder: Path, config, count: int = 24) -> dict[str, list[float]]:
         audio = resample(samples, rate, RATE)
         for name, gate in gates.items():
             t0 = time.perf_counter()
-            gate.hear(Utterance(audio, 0.0, len(audio) / RATE), v.wake.phrase)
+            gate.judge(Utterance(audio, 0.0, len(audio) / RATE), v.wake.phrase)
             times[name].append(time.perf_counter() - t0)
     return times
 
@@ -195,7 +198,7 @@ def merged(folder: Path, config, count: int, seed: int = 5) -> tuple[dict[str, d
                 utterances = segment(np.concatenate([edge, first, gap, second, edge]), options, vad)
                 for name, gate in gates.items():
                     t0 = time.perf_counter()
-                    heard = [gate.hear(u, v.wake.phrase) for u in utterances]
+                    heard = [gate.judge(u, v.wake.phrase) for u in utterances]
                     times[name].append(time.perf_counter() - t0)
                     woke = any(h.match is not None for h in heard)
                     counts[name][pair] += woke

@@ -41,7 +41,7 @@ from rich.table import Table  # noqa: E402
 
 from assistant.config import load_config  # noqa: E402
 from assistant.events import RATE  # noqa: E402
-from assistant.wake.gate import Heard, WakeGate, sure_there  # noqa: E402
+from assistant.wake.gate import Verdict, WakeGate, sure_there  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.voice.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
@@ -75,21 +75,15 @@ SOURCES = (
 )
 
 
-def why(heard: Heard, threshold: float, name_check: float, name_place: float) -> str:
-    """Which of the gate's checks took the utterance for a call (in the order the gate tries them)."""
-    if heard.alone:
-        return "the name model alone"
-    if heard.after_s > 0:
-        return f"a call after a pause at {heard.after_s:.1f} s"
-    if heard.first is not None and heard.first.score >= threshold:
-        return "her name in the words"
-    if heard.opening is not None and heard.opening.score >= threshold:
-        return "her name in the opening heard again"
-    if name_check > 0 and heard.named is not None and heard.named >= -name_check:
-        return "the name check"
-    if name_place > 0 and heard.placed is not None and heard.placed >= -name_place:
-        return "her name where the name model heard it"
-    return "the beam look"
+WHY = {"words": "her name in the words", "opening": "her name in the opening heard again",
+       "name check": "the name check", "placed": "her name where the name model heard it", "beam": "the beam look",
+       "alone": "the name model alone", "acoustic": "the acoustic engine"}
+
+
+def why(verdict: Verdict) -> str:
+    """Which of the gate's checks took the utterance for a call."""
+    d = verdict.decision
+    return WHY[d.by] + (f", after a pause at {d.after_s:.1f} s" if d.after_s > 0 else "")
 
 
 def main() -> None:
@@ -134,16 +128,16 @@ def main() -> None:
                 audio = recording(path)
                 counts[0] += len(audio) / RATE / 60
                 for utterance in segment(audio, options, vad):
-                    heard = gate.hear(utterance, v.wake.phrase)
+                    heard = gate.judge(utterance, v.wake.phrase)
                     sounded = gate.name_model.hear(utterance.samples) if gate.name_model is not None else Sounded(0.0)
                     plain = stt.transcribe(utterance)
-                    there = sure_there(plain, sounded.at_s)
+                    there = sure_there(stt.timings(plain), sounded.at_s)
                     sure = sounded.score >= v.wake.name_model_sure
                     counts[1:] += (1, heard.match is not None, sure, sounded.score >= v.wake.name_alone,
                                    there is not None and there < -v.wake.name_alone_unsure)
                     if heard.match is not None or sure:
                         what = ("model sure, not woken" if heard.match is None else
-                                f"woke her ({why(heard, wake.threshold, v.wake.name_check, v.wake.name_place)})")
+                                f"woke her ({why(heard)})")
                         lines.append(f"{what} [{path.name} at {utterance.start_s:.1f} s] heard "
                                      f"{heard.transcript.text.strip()!r}; plain {plain.text.strip()!r} (whisper "
                                      f"{there or 0:.2f} a word where the model peaked; name model {sounded.score:.4f} "

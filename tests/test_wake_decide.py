@@ -43,9 +43,9 @@ def settle(evidence: Evidence, policy: Policy, stages: dict[str, dict]) -> tuple
 NOBODY = {"plain": {"plain": "what time is it"}, "sound": {"sound": None}}
 
 
-def test_a_call_in_the_words_needs_only_the_plain_check_and_the_name_model():
+def test_a_call_in_the_words_needs_only_the_name_model_and_the_plain_check():
     decision, asked = settle(heard("hey glados what time is it", ("what time is it", 0.95)), ALL, NOBODY)
-    assert decision == Decision("call", "what time is it", 0.95, "words") and asked == ["plain", "sound"]
+    assert decision == Decision("call", "what time is it", 0.95, "words") and asked == ["sound", "plain"]
     words_only = Policy(threshold=0.78)
     assert settle(heard("hey glados what time is it", ("what time is it", 0.95)), replace(words_only, plain_check=False), {})[1] == []
 
@@ -55,13 +55,25 @@ def test_a_call_in_the_words_needs_only_the_plain_check_and_the_name_model():
     # said GLAD-oss, her name is written "Gladys" without the hotword: the name model sure of her name overrules
     ({"plain": {"plain": "Hey Gladys, what time is it?", "someone_else": True}, "sound": {"sound": Sounded(0.99)}}, "call"),
     ({"plain": {"plain": "The last day, it's good.", "invented": True}, "sound": {"sound": None}}, "someone_else"),
-    ({"plain": {"plain": "hey glados what time is it"}, "sound": {"sound": Sounded(0.1)}}, "someone_else"),    # under the floor
     ({"plain": {"plain": "hey glados what time is it"}, "sound": {"sound": Sounded(0.4)}}, "call"),
 ])
 def test_a_call_in_the_words_stands_unless_the_checks_say_it_was_not_her_name(stages, kind):
     evidence = heard("hey glados what time is it", ("what time is it", 0.9), looks=())
     stages = stages | {"pauses": {"looks": ()}}
     assert settle(evidence, ALL, stages)[0].kind == kind
+
+
+def test_audio_the_name_model_scores_under_its_floor_is_decided_after_one_transcription():
+    """Most room talk: nothing but the words and the name model is asked; a call in the words is then not
+    her name. Without a name model for the phrase (or with the floor off), the checks go on."""
+    for text, first, kind in (("did you feed the cat", None, "not"), ("hey glados what time is it", ("what time is it", 0.9), "someone_else")):
+        assert settle(heard(text, first), ALL, {"sound": {"sound": Sounded(0.1)}}) == (Decision(kind), ["sound"])
+    stages = {"sound": {"sound": None}, "opening": {"opening": None}, "plain": {"plain": "did you feed the cat"},
+              "named": {"named": None}, "pauses": {"looks": ()}}
+    assert settle(heard("did you feed the cat"), ALL, stages)[1] == ["sound", "opening", "plain", "named", "pauses"]
+    off = {"opening": {"opening": None}, "plain": {"plain": "did you feed the cat"}, "named": {"named": None},
+           "sound": {"sound": Sounded(0.1)}, "pauses": {"looks": ()}}
+    assert settle(heard("did you feed the cat"), replace(ALL, name_floor=0.0), off)[0].kind == "not"
 
 
 def test_a_vetoed_call_still_has_the_speech_after_its_pauses_looked_at():
@@ -77,7 +89,7 @@ def test_a_vetoed_call_still_has_the_speech_after_its_pauses_looked_at():
                          .with_stage("named", named=Fit(WakeMatch("what time is it", 0.95), -9.0))}
     decision, asked = settle(evidence, ALL, stages | {"plain 0": named, "sound 0": named, "named 0": named})
     assert decision == Decision("call", "what time is it", 0.95, "words", after_s=1.5)
-    assert asked[:4] == ["plain", "sound", "pauses", "look 0"]
+    assert asked[:4] == ["sound", "plain", "pauses", "look 0"]
     far = {"rest": replace(named["rest"], named=Fit(WakeMatch("what time is it", 0.95), -20.0))}
     assert settle(evidence, ALL, stages | {"plain 0": far, "sound 0": far, "named 0": far})[0].kind == "someone_else"
 
@@ -88,12 +100,13 @@ def test_in_the_follow_up_window_no_call_is_looked_for_beyond_the_words():
 
 
 def test_no_call_in_the_words_the_cheap_looks_come_first():
-    """An ordinary sentence: the opening heard again, the plain transcript, the name check and the name
-    model; her name is placed, the beam searched and the pauses looked after only as the evidence asks."""
-    stages = {"opening": {"opening": None}, "plain": {"plain": "did you feed the cat"}, "sound": {"sound": Sounded(0.02)},
+    """An ordinary sentence the name model heard something like her name in: the opening heard again, the
+    plain transcript, the name check; her name is placed, the beam searched and the pauses looked after
+    only as the evidence asks."""
+    stages = {"opening": {"opening": None}, "plain": {"plain": "did you feed the cat"}, "sound": {"sound": Sounded(0.5)},
               "named": {"named": Fit(WakeMatch("you feed the cat", 0.0), -25.0)}, "pauses": {"looks": ()}}
     decision, asked = settle(heard("did you feed the cat"), ALL, stages)
-    assert decision == Decision("not") and asked == ["opening", "plain", "named", "sound", "pauses"]
+    assert decision == Decision("not") and asked == ["sound", "opening", "plain", "named", "pauses"]
 
 
 @pytest.mark.parametrize("margin, kind", [(-7.0, "call"), (-14.0, "call"), (-14.5, "not")])

@@ -15,7 +15,8 @@ The checks, in the order `decide` weighs them:
   model heard it (`name_place`), the utterance heard again with a beam search (`beam_look`), or, all but
   certain of her name in the opening where whisper was unsure of its words, the model alone
   (`name_alone`, `name_alone_unsure`);
-- any call whose audio the name model scores under `name_model` is not hers;
+- any call whose audio the name model scores under `name_model` is not hers (asked first: most room talk
+  ends there, after one transcription);
 - still none: the speech after each of the longest pauses (`pause_look_s` or longer) that opens with a
   call is decided as an utterance of its own, and must pass the name check as well.
 docs/wake-gate.md has the measurements behind each value."""
@@ -161,6 +162,11 @@ def _decide(ev: Evidence, p: Policy, rest: bool) -> Decision:
     look_again = not ev.in_window
     called = first is not None and first.score >= p.threshold
     match, by = (first, "words") if called else (None, None)
+    # The name model first: every call below must pass its floor, so audio it scores under the floor holds
+    # none of hers whatever the words say, and nothing more is gathered (the cheap way out for room talk;
+    # the speech after a pause is part of the same audio, where the model heard no more of her name).
+    if (called or look_again) and p.name_floor > 0 and (heard := _ask(ev, "sound").sound) is not None and heard.score < p.name_floor:
+        return Decision("someone_else" if called else "not")
     if text and match is None and look_again:
         opening = _ask(ev, "opening").opening
         if opening is not None and opening.score >= p.threshold:
@@ -204,8 +210,6 @@ def _decide(ev: Evidence, p: Policy, rest: bool) -> Decision:
                 match, by = beam.beam, "beam"
     if match is None and lone is not None:
         match, by = lone, "alone"
-    if match is not None and p.name_floor > 0 and not sure(p.name_floor) and sound() is not None:
-        vetoed = True
     if rest:
         passed = match is not None and not vetoed and (p.name_check <= 0 or (named is not None and named.margin >= -p.name_check))
         return Decision("call", match.request, match.score, by) if passed else Decision("not")

@@ -191,10 +191,10 @@ class _Gathering:
             request = where.request if where is not None and where.score >= 0.5 else transcript.text.strip()
             self.evidence = Evidence(transcript, WakeMatch(request, score), in_window, acoustic=True)
             return
-        self.plain_job: Future | None = gate._plain.submit(stt.transcribe, utterance) if gate._plain else None
         model = gate.name_model if gate.name_model is not None and NameModel.knows(phrase) else None
         self.sound_job: Future[Sounded] | None = (gate._sound.submit(model.hear, utterance.samples)
                                                   if model is not None and gate._sound is not None else None)
+        self.plain_job: Future[Transcript | None] | None = gate._plain.submit(self._plain_unless_floored) if gate._plain else None
         transcript = stt.transcribe(utterance, hotwords=phrase)
         text = transcript.text.strip()
         self.evidence = Evidence(transcript, wake.best(text, phrase) if text else None, in_window)
@@ -222,11 +222,19 @@ class _Gathering:
     def _opening(self) -> dict:
         return {"opening": self.gate._opening(self.utterance, self.phrase) if self.evidence.text else None}
 
+    def _plain_unless_floored(self) -> Transcript | None:
+        """The plain transcription, begun beside the first one once the name model has heard enough of her
+        name for any call to pass its floor (else decide needs no more: one transcription)."""
+        floor = self.gate.policy.name_floor
+        if self.sound_job is not None and floor > 0 and self.sound_job.result().score < floor:
+            return None
+        return self.gate.stt.transcribe(self.utterance)
+
     def _plain(self) -> dict:
         ev, gate = self.evidence, self.gate
         if self.plain_job is not None:
             self.plain_transcript = self.plain_job.result()
-        elif gate.policy.plain_check:
+        if self.plain_transcript is None and gate.policy.plain_check:
             self.plain_transcript = gate.stt.transcribe(self.utterance)
         plain = self.plain_transcript.text.strip() if self.plain_transcript is not None else None
         # The left-out rule judges the words' own call; a call the second look found is in the part the
