@@ -110,6 +110,7 @@ class WakeGate:
         if config.name_model > 0 and not wake.acoustic:
             try:
                 model = NameModel(name_weights)
+                model.prepare()          # loaded with the gate, before the first utterance
             except (NameModelMissing, OpenWakeWordMissing) as exc:
                 raise WakeError(f"the name model cannot load ({exc}); run the setup again, or set "
                                 "voice.wake.name_model: 0 to go without it") from exc

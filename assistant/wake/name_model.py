@@ -81,11 +81,15 @@ class NameModel:
         """The lowest of the members' best windows over the whole of 16 kHz mono audio (0 for none)."""
         return self.hear(samples).score
 
-    def hear(self, samples: np.ndarray) -> Sounded:
-        """The score, and where in the audio her name was heard."""
+    def prepare(self) -> SpeechEmbeddings:
+        """Load the speech features' models now (about 0.2 s), not inside the first utterance."""
         if self._features is None:
             self._features = SpeechEmbeddings()
-        cut = windows(samples, self._features)
+        return self._features
+
+    def hear(self, samples: np.ndarray) -> Sounded:
+        """The score, and where in the audio her name was heard."""
+        cut = windows(samples, self.prepare())
         if not len(cut):
             return Sounded(0.0)
         chances = self.probabilities(cut)
