@@ -96,14 +96,14 @@ def speakers(console: Console, stt, tts) -> None:
         return
     fixture, early = FIXTURES / "two_voices_and_a_visitor_16k.wav", load_config().voice.early_stt_s
     table = Table(title="who is talking: the wait after the end silence (as spoken, early stt; a two-word reply), seconds")
-    for col in ("", "turns: whose", "stt (waited) median", "first audio median", "first audio worst"):
+    for col in ("", "turns: whose", "stt+gate (waited) median", "first audio median", "first audio worst"):
         table.add_column(col, justify="right")
     with tempfile.TemporaryDirectory() as tmp:
         run(fixture, stt, tts, True, Path(tmp), True, early)          # warm-up
         joe = PiperSynthesizer(noise_scale=0.0)          # the fixture's first voice is joe's
         for name, enrol in (("nobody enrolled", None), ("two voices enrolled", lambda m: enrol_household(m, joe))):
             stats = run(fixture, stt, tts, True, Path(tmp), True, early, enrol, reply="Noted. Go on.")
-            waits = [t.stt for t in stats.timings]
+            waits = [t.stt + t.gate for t in stats.timings]
             firsts = [t.first_audio or 0 for t in stats.timings]
             whose = ", ".join(v or "unknown" for v in stats.voices) or "the configured user"
             table.add_row(name, f"{len(waits)}: {whose}", f"{statistics.median(waits):.2f}",
@@ -119,8 +119,8 @@ def main() -> None:
         return
     fixtures = ["wake_facts_piper_16k.wav", "wake_facts_espeak_22k_stereo.wav", "memory_command_espeak_44k.wav"]
     table = Table(title="per stage, seconds (stand-in model: first token 0.2 s, then 20 tokens/s)")
-    for col in ("fixture", "input", "speech s", "end-of-speech", "stt (waited)", "memory", "first token",
-                "first sentence tts", "first audio", "ours (stt+memory+tts)"):
+    for col in ("fixture", "input", "speech s", "end-of-speech", "stt (waited)", "gate (waited)", "memory", "first token",
+                "first sentence tts", "first audio", "ours (stt+gate+memory+tts)"):
         table.add_column(col, justify="right")
     early = load_config().voice.early_stt_s
     modes = (("file, whole", False, 0.0), (f"as spoken, early stt {early:g} s", True, early))
@@ -130,9 +130,9 @@ def main() -> None:
             for mode, realtime, early_s in modes:
                 stats = run(FIXTURES / name, stt, tts, True, Path(tmp), realtime, early_s)
                 for t in stats.timings:
-                    ours = t.stt + t.memory + (t.first_sentence_tts or 0)
+                    ours = t.stt + t.gate + t.memory + (t.first_sentence_tts or 0)
                     speech = WavSource(FIXTURES / name).samples.size / 16000 - 1.5 - 0.8
-                    table.add_row(name, mode, f"{speech:.1f}", f"{t.end_of_speech:.2f}", f"{t.stt:.2f}", f"{t.memory:.3f}",
+                    table.add_row(name, mode, f"{speech:.1f}", f"{t.end_of_speech:.2f}", f"{t.stt:.2f}", f"{t.gate:.2f}", f"{t.memory:.3f}",
                                   "-" if t.first_token is None else f"{t.first_token:.2f}",
                                   f"{t.first_sentence_tts or 0:.2f}", f"{t.first_audio or 0:.2f}", f"{ours:.2f}")
         console.print(table)

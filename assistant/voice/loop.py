@@ -57,14 +57,16 @@ Show = Callable[[Shown], None]
 class TurnTimings:
     """Seconds per stage for one turn, as printed and benchmarked."""
     end_of_speech: float = 0.0              # measured: last voiced frame to the utterance's end
-    stt: float = 0.0
+    stt: float = 0.0                        # waited for the transcription, after the end silence
+    gate: float = 0.0                       # ... and for the wake gate's checks after it
     memory: float = 0.0
     first_token: float | None = None
     first_sentence_tts: float | None = None
     first_audio: float | None = None        # from end of speech detected to first audio out
 
     def line(self) -> str:
-        parts = [f"end-of-speech {self.end_of_speech:.2f}s", f"stt {self.stt:.2f}s", f"memory {self.memory * 1000:.0f}ms"]
+        parts = [f"end-of-speech {self.end_of_speech:.2f}s", f"stt {self.stt:.2f}s", f"gate {self.gate:.2f}s",
+                 f"memory {self.memory * 1000:.0f}ms"]
         for name, value in (("first token", self.first_token), ("first sentence tts", self.first_sentence_tts),
                             ("first audio", self.first_audio)):
             if value is not None:
@@ -274,8 +276,10 @@ class VoiceLoop:
             return
         follow_up = match is None       # let in by the window after her reply, not by her name
         request = match.request if match is not None else text
-        # what the user waited for: the gate's whole decision, or what was left of an early one
-        stt_s, end_of_speech_s = waited, utterance.end_of_speech_s
+        # what the user waited for: the gate's whole decision, or what was left of an early one (its checks
+        # come after its transcription, so they are the first part of it to be left)
+        gate_s = min(waited, heard.checks_s)
+        stt_s, end_of_speech_s = waited - gate_s, utterance.end_of_speech_s
         samples = utterance.samples
         if match is not None and not request:
             # Called by name alone: the request usually follows after a breath. Listen for it
@@ -288,7 +292,7 @@ class VoiceLoop:
                 more = self.stt.transcribe(follow, hotwords=phrase)
                 again = self.wake.match(more.text, phrase)
                 request = again.request if again is not None else more.text.strip()
-                stt_s, end_of_speech_s = more.stt_s, follow.end_of_speech_s
+                stt_s, gate_s, end_of_speech_s = more.stt_s, 0.0, follow.end_of_speech_s
         self.stats.heard.append(request)
         if follow_up:
             self.stats.follow_ups.append(request)
@@ -301,7 +305,7 @@ class VoiceLoop:
             if said is not None:
                 line, voice = said.line, said.voice
             brain = self.who.brain(voice)
-        timings = TurnTimings(end_of_speech=end_of_speech_s, stt=stt_s)
+        timings = TurnTimings(end_of_speech=end_of_speech_s, stt=stt_s, gate=gate_s)
         mouth = Mouth(self, t_detected, timings)
         brain.stats.timings = {}
         if line is not None or not request:

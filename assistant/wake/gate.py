@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -76,6 +77,8 @@ class Verdict:
     evidence: Evidence
     decision: Decision
     rest: Evidence | None = None
+    words_s: float = 0.0        # seconds: the first pass (the transcription with the hotword)
+    checks_s: float = 0.0       # seconds: every stage after it, until the decision
 
     @property
     def match(self) -> WakeMatch | None:
@@ -121,7 +124,9 @@ class WakeGate:
         """Whether the utterance calls her. in_window: heard in the follow-up window after her reply (the
         words are let in anyway; no second look, name checks or looks after pauses); gather: stages to
         gather whether or not the decision needs them (a benchmark sweeping the policy wants them all)."""
+        t0 = time.perf_counter()
         gathering = _Gathering(self, utterance, phrase, in_window)
+        words_s = time.perf_counter() - t0
         for stage in gather:
             gathering.gather(Need(stage))
         while isinstance(step := decide(gathering.evidence, self.policy), Need):
@@ -129,7 +134,7 @@ class WakeGate:
         rest = None
         if step.after_s > 0:
             rest = next(look.rest for look in gathering.evidence.looks if look.at_s == step.after_s)
-        return Verdict(gathering.evidence, step, rest)
+        return Verdict(gathering.evidence, step, rest, words_s, time.perf_counter() - t0 - words_s)
 
     def invented(self, text: str, plain: str | None, request: str, phrase: str) -> bool:
         """The words' call is whisper's guess: it left out words the plain transcript heard, and either
