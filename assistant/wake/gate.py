@@ -99,7 +99,7 @@ class WakeGate:
         self.stt, self.wake, self.name_model = stt, wake, name_model
         self.policy = policy if policy.threshold is not None else replace(policy, threshold=wake.threshold)
         # The name model listens while whisper transcribes (its ONNX runs leave the GIL): about 0.1 s each,
-        # off the path the user waits on. Most of it is wasted on utterances nobody called her in.
+        # off the path the user waits on; what it hears decides most room talk (decide asks it first).
         self._sound = ThreadPoolExecutor(1, thread_name_prefix="name-model") if name_model is not None else None
         self._plain = (ThreadPoolExecutor(1, thread_name_prefix="plain-stt")
                        if self.policy.plain_check and stt.concurrent else None)
