@@ -1,6 +1,6 @@
 """Per-stage voice timings on the fixtures, and sentence streaming against whole-reply speech.
 
-    .venv/bin/python bench/voice_bench.py [--speakers]
+    .venv/bin/python bench/voice_bench.py [--speakers | --calls N]
 
 A stand-in model streams a 60-word reply at a fixed 20 tokens/s (one word per token) after a
 0.2 s first token. "ours" is what the project adds: STT + memory + first-sentence synthesis, from
@@ -8,6 +8,11 @@ the end of speech being detected. Each fixture runs twice: read as fast as the f
 transcription after the end (the loop before early STT), and handed out at the speed it was spoken,
 as a microphone does, with early STT (voice.early_stt_s): then "stt" is only what was left to wait
 for when the end-of-speech silence was over.
+
+--calls N: only the wait after the end silence for N calls of a held-out wake set (set 18, spoken by
+make_fixtures.py into bench/.wakeset-heldout18 when not there), each handed out as spoken, with early stt,
+in a loop of its own (no follow-up window): the transcription and the gate's checks left to wait for,
+memory and the first sentence's synthesis; median and worst, and how many calls woke her.
 
 --speakers: only the cost of knowing who is talking: two voices and a visitor handed out as spoken, with
 nobody enrolled and with both voices enrolled (attribution runs beside the wake gate), side by side.
@@ -36,7 +41,8 @@ from assistant.app import build_loop  # noqa: E402
 from assistant.wake import TranscriptWakeWord  # noqa: E402
 from memory import Memory  # noqa: E402
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
 REPLY = ("Your allergy is noted, test subject. I have removed every peanut from the facility, which was "
          "tedious. You are welcome. Now please stand on the orange square and try not to touch anything "
          "important, because the last subject who touched something important is now part of the floor. "
@@ -111,11 +117,56 @@ def speakers(console: Console, stt, tts) -> None:
     console.print(table)
 
 
+def calls(console: Console, stt, tts, count: int, held_out: int = 18) -> None:
+    """The wait after the end silence for calls of a held-out wake set, each in a loop of its own."""
+    import json
+    import statistics
+
+    import numpy as np
+
+    from assistant.audio.wavfile import read_wav, write_wav
+    from tests.fixtures.make_fixtures import wake_set
+    folder = ROOT / "bench" / f".wakeset-heldout{held_out}"
+    if not (folder / "labels.json").exists():
+        with console.status(f"speaking held-out wake set {held_out} into {folder}"):
+            wake_set(folder, held_out=held_out)
+    rows = [r for r in json.loads((folder / "labels.json").read_text()) if r["label"] == "call"][:count]
+    early = load_config().voice.early_stt_s
+    waits, woke, slowest = [], 0, (0.0, "")
+    with tempfile.TemporaryDirectory() as tmp:
+        run(FIXTURES / "wake_facts_piper_16k.wav", stt, tts, True, Path(tmp))          # warm-up
+        for i, row in enumerate(rows):
+            samples, rate = read_wav(folder / row["file"])
+            quiet = np.zeros(rate // 2, np.float32)
+            path = Path(tmp) / f"call{i}.wav"
+            write_wav(path, np.concatenate([quiet, samples, quiet]), rate)
+            stats = run(path, stt, tts, True, Path(tmp), True, early, reply="Noted.")
+            for t in stats.timings[:1]:
+                woke += 1
+                ours = t.stt + t.gate + t.memory + (t.first_sentence_tts or 0)
+                waits.append((ours, t.stt, t.gate))
+                slowest = max(slowest, (ours, f"{row['text']!r} [{row['voice']}]: stt {t.stt:.2f} s, gate {t.gate:.2f} s"))
+            console.print(f"{i + 1}/{len(rows)}", end="\r")
+    table = Table(title=f"held-out set {held_out}: {len(rows)} calls as spoken (early stt {early:g} s), "
+                        "seconds after the end silence")
+    for col in ("", "median", "worst"):
+        table.add_column(col, justify="right")
+    for name, at in (("stt + gate + memory + first sentence tts", 0), ("stt (waited)", 1), ("gate (waited)", 2)):
+        values = [w[at] for w in waits]
+        table.add_row(name, f"{statistics.median(values):.2f}", f"{max(values):.2f}")
+    console.print(table)
+    console.print(f"woke her: {woke} of {len(rows)}; slowest: {slowest[1]}", markup=False)
+
+
 def main() -> None:
     console = Console(width=150)
     stt, tts = WhisperTranscriber(), make_synthesizer(load_config().voice.tts, console.print)    # her configured voice
     if "--speakers" in sys.argv:
         speakers(console, stt, tts)
+        return
+    if "--calls" in sys.argv:
+        at = sys.argv.index("--calls")
+        calls(console, stt, tts, int(sys.argv[at + 1]) if len(sys.argv) > at + 1 else 20)
         return
     fixtures = ["wake_facts_piper_16k.wav", "wake_facts_espeak_22k_stereo.wav", "memory_command_espeak_44k.wav"]
     table = Table(title="per stage, seconds (stand-in model: first token 0.2 s, then 20 tokens/s)")
