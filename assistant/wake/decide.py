@@ -162,23 +162,23 @@ def _decide(ev: Evidence, p: Policy, rest: bool) -> Decision:
     look_again = not ev.in_window
     called = first is not None and first.score >= p.threshold
     match, by = (first, "words") if called else (None, None)
-    # The name model first: every call below must pass its floor, so audio it scores under the floor holds
-    # none of hers whatever the words say, and nothing more is gathered (the cheap way out for room talk;
-    # the speech after a pause is part of the same audio, where the model heard no more of her name).
-    if (called or look_again) and p.name_floor > 0 and (heard := _ask(ev, "sound").sound) is not None and heard.score < p.name_floor:
-        return Decision("someone_else" if called else "not")
-    if text and match is None and look_again:
-        opening = _ask(ev, "opening").opening
-        if opening is not None and opening.score >= p.threshold:
-            match, by = WakeMatch(text, opening.score), "opening"     # the whole transcript is the request
 
-    def sound() -> Sounded | None:
+    def sound() -> Sounded | None:       # None: no name model for this phrase
         return _ask(ev, "sound").sound
 
     def sure(at_least: float) -> bool:
         heard = sound()
         return heard is not None and heard.score >= at_least
 
+    # The name model first: every call below must pass its floor, so audio it scores under the floor holds
+    # none of hers whatever the words say, and nothing more is gathered (the cheap way out for room talk;
+    # the speech after a pause is part of the same audio, where the model heard no more of her name).
+    if (called or look_again) and p.name_floor > 0 and sound() is not None and not sure(p.name_floor):
+        return Decision("someone_else" if called else "not")
+    if text and match is None and look_again:
+        opening = _ask(ev, "opening").opening
+        if opening is not None and opening.score >= p.threshold:
+            match, by = WakeMatch(text, opening.score), "opening"     # the whole transcript is the request
     # The plain check. Said as most people say it, "GLAD-oss", her name is written "Gladys" without the
     # hotword: a call the words found stands when the name model is sure of her name.
     def someone_else() -> bool:
