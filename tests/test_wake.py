@@ -172,6 +172,7 @@ def test_the_name_check_hears_her_name_where_whisper_wrote_another_word():
     called = WakeGate(close, wake, Policy(name_check=12.5)).judge(speech, "hey glados")
     assert called.match is not None and called.match.request == "I live in Bristol now"
     assert called.evidence.named.margin == -7.0 and close.scored[0][0] == heard        # compared with what was heard
+    assert called.evidence.has("plain") and called.evidence.has("named")     # the stage it stood on is kept
     far = _Scores(heard, {"GLaDOS, I live in Bristol now.": -20.0})
     assert WakeGate(far, wake, Policy(name_check=12.5)).judge(speech, "hey glados").match is None
     off = _Scores(heard, {"GLaDOS, I live in Bristol now.": -12.0})

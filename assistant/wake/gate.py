@@ -222,7 +222,8 @@ class _Gathering:
             return
         if ev.has(need.what):
             return
-        self.evidence = ev.with_stage(need.what, **getattr(self, "_" + need.what)())
+        fields = getattr(self, "_" + need.what)()      # a stage may gather the plain transcript it stands on first
+        self.evidence = self.evidence.with_stage(need.what, **fields)
 
     # -- the stages: each returns the fields it fills ---------------------------------------------
     def _opening(self) -> dict:
