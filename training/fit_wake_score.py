@@ -14,7 +14,8 @@ Features (all from the evidence, none from the rules' decision but the look afte
 decision of the rest of the utterance): the words' closeness to the phrase and whether it reaches the
 threshold, the opening's, the plain check (someone else named; the call whisper's guess), the name
 check's and the placement's margins (nats, floored at -40), the name model's score as a log-odds, its
-product with the plain check (the model overruling "Gladys"), and a call after a pause. A logistic
+products with the plain check (the model overruling "Gladys") and with a call in the words (the model
+turning one down), and a call after a pause. A logistic
 regression (numpy, L2) is fitted on the --fit sets; its operating point is the lowest score whose false
 accepts on those sets stay at most 1 per 100 ordinary sentences. Each --test set is then scored with
 that point and with the rules, recording by recording.
@@ -37,7 +38,7 @@ from bench.wake_bench import score_set  # noqa: E402
 from tests.fixtures.make_fixtures import wake_set  # noqa: E402
 
 NAMES = ("words", "words called", "opening", "someone else", "invented", "name check", "placed", "name model",
-         "model x someone else", "after a pause")
+         "model x someone else", "model x words called", "after a pause")
 
 
 def folder(number: int) -> Path:
@@ -60,12 +61,12 @@ def rows(number: int, config) -> list[dict]:
 
 
 def features(row: dict, threshold: float) -> np.ndarray:
-    sound = min(max(row["sounded"], 1e-4), 1 - 1e-4)
+    sound = min(max(row["sounded"], 1e-6), 1 - 1e-6)
     odds = float(np.log(sound / (1 - sound)))
     return np.array([row["first"], float(row["first"] >= threshold), row["opening"], float(row["someone_else"]),
                      float(row["invented"] and row["first"] >= threshold), max(row["named"], -40.0) / 40,
                      max(row["placed"], -40.0) / 40, odds / 10, odds / 10 * float(row["someone_else"]),
-                     float(row["after_pause"])])
+                     odds / 10 * float(row["first"] >= threshold), float(row["after_pause"])])
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 200) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
