@@ -111,9 +111,13 @@ EVERY = ("opening", "plain", "sound", "named", "elsewhere", "placed")    # the e
 
 
 def _score(gate: WakeGate, wake, v, folder: Path, row: dict, vad: SileroVAD) -> dict:
-    verdict = gate.judge(with_pauses(load(folder, row), vad, v), v.wake.phrase, gather=EVERY)
+    return {**row, **evidence_row(gate.judge(with_pauses(load(folder, row), vad, v), v.wake.phrase, gather=EVERY))}
+
+
+def evidence_row(verdict) -> dict:
+    """What the sweeps read of a verdict whose evidence holds EVERY stage."""
     ev, decision = verdict.evidence, verdict.decision
-    return {**row, "heard": ev.text,
+    return {"heard": ev.text,
             "first": ev.first.score if ev.first else 0.0,
             "opening": ev.opening.score if ev.opening else 0.0,
             "plain": ev.plain or "",

@@ -2,7 +2,7 @@
 recordings: the experiment toward replacing the rules (assistant/wake/decide.py) with a calibrated
 verifier, as openWakeWord does. Nothing here changes the gate. Run from the project root:
 
-    .venv/bin/python training/fit_wake_score.py --fit 0 12 --test 17 18
+    .venv/bin/python training/fit_wake_score.py --fit 0 12 13 14 15 16 --test 17 18 [--band] [--rooms]
 
 A set is 0 (the project's wake set, bench/.wakeset) or a held-out number (bench/.wakeset-heldoutN),
 spoken by make_fixtures.py when missing. Each recording goes through the configured gate gathering the
@@ -17,8 +17,13 @@ check's and the placement's margins (nats, floored at -40), the name model's sco
 products with the plain check (the model overruling "Gladys") and with a call in the words (the model
 turning one down), and a call after a pause. A logistic
 regression (numpy, L2) is fitted on the --fit sets; its operating point is the lowest score whose false
-accepts on those sets stay at most 1 per 100 ordinary sentences. Each --test set is then scored with
-that point and with the rules, recording by recording.
+accepts on those sets stay at most 1 per 100 ordinary sentences (--band: 0.5). Each --test set is then
+scored with that point and with the rules, recording by recording.
+
+--band fits the score only where the rules are least sure: the name model passed its floor, no call in
+the words, nobody else named in the plain transcript; elsewhere the rules' decision stands.
+--rooms also hears bench/room_bench.py's rooms nobody calls her in (real meetings, readings, telephone
+prompts, a synthetic household) with every stage gathered: how often the score and the rules woke her.
 """
 from __future__ import annotations
 
@@ -34,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.config import load_config  # noqa: E402
-from bench.wake_bench import score_set  # noqa: E402
+from bench.wake_bench import EVERY, evidence_row, score_set  # noqa: E402
 from tests.fixtures.make_fixtures import wake_set  # noqa: E402
 
 NAMES = ("words", "words called", "opening", "someone else", "invented", "name check", "placed", "name model",
@@ -98,14 +103,39 @@ def tally(called: np.ndarray, labels: list[str]) -> str:
             f"near misses {called[near].sum()} of {len(near)}, calls missed {(~called[calls]).sum()} of {len(calls)}")
 
 
+def uncertain(row: dict, config) -> bool:
+    """Where the rules are least sure: the name model passed its floor, no call in the words, nobody else
+    named in the plain transcript."""
+    w = config.voice.wake
+    return row["sounded"] >= w.name_model and row["first"] < w.threshold and not row["someone_else"]
+
+
+def room_rows(config) -> dict[str, list[dict]]:
+    """bench/room_bench.py's rooms, each utterance heard by the configured gate with every stage gathered."""
+    from rich.console import Console
+
+    from assistant.stt import make_transcriber
+    from assistant.voice.vad import SileroVAD, VadOptions, segment
+    from assistant.wake import WakeGate, make_wake
+    from bench.room_bench import rooms
+    v = config.voice
+    gate, vad = WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake), v.wake), SileroVAD()
+    options = VadOptions.configured(v, early_s=0.0)
+    return {room: [evidence_row(gate.judge(u, v.wake.phrase, gather=EVERY)) | {"label": "ordinary"}
+                   for u in segment(audio, options, vad)]
+            for room, audio in rooms(90.0, v, vad, Console()).items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fit", type=int, nargs="+", required=True, help="sets to fit on (0: the project's)")
     parser.add_argument("--test", type=int, nargs="+", required=True, help="sets to score")
+    parser.add_argument("--band", action="store_true", help="the score only where the rules are least sure")
+    parser.add_argument("--rooms", action="store_true", help="also the real rooms nobody calls her in")
     args = parser.parse_args()
     config = load_config()
     threshold = config.voice.wake.threshold
-    train = [r for n in args.fit for r in rows(n, config)]
+    train = [r for n in args.fit for r in rows(n, config) if not args.band or uncertain(r, config)]
     x = np.stack([features(r, threshold) for r in train])
     y = np.array([r["label"] == "call" for r in train], float)
     model = fit(x, y)
@@ -113,22 +143,31 @@ def main() -> None:
     ordinary = fitted[y == 0]
     # the lowest operating point with at most 1 false accept per 100 ordinary sentences on the fitting sets
     allowed = int(len(ordinary) / 100)
-    point = float(np.sort(ordinary)[::-1][allowed]) + 1e-9 if allowed < len(ordinary) else 0.5
-    print(f"fitted on sets {args.fit}: {len(train)} recordings; operating point {point:.4f}")
+    point = 0.5 if args.band or allowed >= len(ordinary) else float(np.sort(ordinary)[::-1][allowed]) + 1e-9
+
+    def called(test: list[dict]) -> np.ndarray:
+        s = scores(model, np.stack([features(r, threshold) for r in test]))
+        return np.array([v >= point if not args.band or uncertain(r, config) else r["accepted"] for r, v in zip(test, s)])
+
+    where = " where the rules are least sure" if args.band else ""
+    print(f"fitted on sets {args.fit}{where}: {len(train)} recordings ({int(y.sum())} calls); operating point {point:.4f}")
     for name, weight in zip(NAMES, model[0]):
         print(f"  {name:>22}: {weight:+.2f}")
-    print(f"  on the fitting sets: score {tally(fitted >= point, [r['label'] for r in train])}")
-    print(f"                       rules {tally(np.array([r['accepted'] for r in train]), [r['label'] for r in train])}")
-    for n in args.test:
+    for n in args.fit + args.test:
         test = rows(n, config)
         labels = [r["label"] for r in test]
-        s = scores(model, np.stack([features(r, threshold) for r in test]))
-        print(f"set {n}: score {tally(s >= point, labels)}")
-        print(f"{'':>{len(str(n)) + 5}}rules {tally(np.array([r['accepted'] for r in test]), labels)}")
-        for r, v in zip(test, s):
-            if (v >= point) != r["accepted"]:
-                print(f"    {'score' if v >= point else 'rules'} alone took [{r['label']}] {r['text']!r} ({r['voice']}; "
-                      f"score {v:.3f}; heard {r['heard']!r})")
+        kind = "fitted" if n in args.fit else "held out"
+        print(f"set {n} ({kind}): score {tally(called(test), labels)}")
+        print(f"{'':>{len(str(n)) + len(kind) + 7}}rules {tally(np.array([r['accepted'] for r in test]), labels)}")
+        if n in args.fit:
+            continue
+        for r, took in zip(test, called(test)):
+            if took != r["accepted"]:
+                print(f"    {'score' if took else 'rules'} alone took [{r['label']}] {r['text']!r} ({r['voice']}; heard {r['heard']!r})")
+    if args.rooms:
+        for room, heard in room_rows(config).items():
+            print(f"{room}: {len(heard)} utterances, woke her: score {called(heard).sum()}, rules {sum(r['accepted'] for r in heard)}"
+                  + (f" ({sum(uncertain(r, config) for r in heard)} where the rules are least sure)" if args.band else ""))
 
 
 if __name__ == "__main__":
