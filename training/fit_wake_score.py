@@ -2,7 +2,7 @@
 recordings: the experiment toward replacing the rules (assistant/wake/decide.py) with a calibrated
 verifier, as openWakeWord does. Nothing here changes the gate. Run from the project root:
 
-    .venv/bin/python training/fit_wake_score.py --fit 0 12 13 14 15 16 --test 17 18 [--band] [--rooms]
+    .venv/bin/python training/fit_wake_score.py --fit 0 12 13 14 15 16 --test 17 18 [--band] [--rooms] [--real]
 
 A set is 0 (the project's wake set, bench/.wakeset) or a held-out number (bench/.wakeset-heldoutN),
 spoken by make_fixtures.py when missing. Each recording goes through the configured gate gathering the
@@ -24,6 +24,8 @@ scored with that point and with the rules, recording by recording.
 the words, nobody else named in the plain transcript; elsewhere the rules' decision stands.
 --rooms also hears bench/room_bench.py's rooms nobody calls her in (real meetings, readings, telephone
 prompts, a synthetic household) with every stage gathered: how often the score and the rules woke her.
+--real adds to the fitting data, as ordinary speech, every utterance of bench/wake_real.py's recordings
+that the rooms do not play (real people nobody calls her in; kept in bench/.realvoices/evidence.json).
 """
 from __future__ import annotations
 
@@ -126,16 +128,53 @@ def room_rows(config) -> dict[str, list[dict]]:
             for room, audio in rooms(90.0, v, vad, Console()).items()}
 
 
+def real_rows(config) -> list[dict]:
+    """Every utterance of wake_real's recordings the rooms leave out (they play each source's first 90 s)."""
+    from rich.console import Console
+
+    from assistant.stt import make_transcriber
+    from assistant.voice.vad import SileroVAD, VadOptions, segment
+    from assistant.wake import WakeGate, make_wake
+    from bench.realvoices import CACHE, recording, recordings
+    from bench.wake_real import SOURCES
+    v, console = config.voice, Console()
+    files = []
+    for source in SOURCES:
+        played = 0.0
+        for path in recordings(source, console):
+            if played < 90.0:
+                played += len(recording(path)) / 16_000 + 0.5
+            else:
+                files.append(path)
+    gate = "".join((ROOT / "assistant" / "wake" / f).read_text() for f in ("gate.py", "decide.py", "transcript.py"))
+    key = hashlib.sha256(("".join(map(str, files)) + gate + repr(v.wake)).encode()).hexdigest()[:16]
+    cache = CACHE / "evidence.json"
+    if cache.exists() and (kept := json.loads(cache.read_text())).get("key") == key:
+        return kept["rows"]
+    judge, vad = WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake), v.wake), SileroVAD()
+    options = VadOptions.configured(v, early_s=0.0)
+    out = []
+    from rich.progress import Progress
+    with Progress(console=console, transient=True) as bar:
+        for path in bar.track(files, description="hearing real speech"):
+            out += [evidence_row(judge.judge(u, v.wake.phrase, gather=EVERY)) | {"label": "ordinary", "text": path.name, "voice": "real"}
+                    for u in segment(recording(path), options, vad)]
+    cache.write_text(json.dumps({"key": key, "rows": out}))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fit", type=int, nargs="+", required=True, help="sets to fit on (0: the project's)")
     parser.add_argument("--test", type=int, nargs="+", required=True, help="sets to score")
     parser.add_argument("--band", action="store_true", help="the score only where the rules are least sure")
     parser.add_argument("--rooms", action="store_true", help="also the real rooms nobody calls her in")
+    parser.add_argument("--real", action="store_true", help="fit on real speech nobody calls her in as well")
     args = parser.parse_args()
     config = load_config()
     threshold = config.voice.wake.threshold
-    train = [r for n in args.fit for r in rows(n, config) if not args.band or uncertain(r, config)]
+    train = [r for r in [r for n in args.fit for r in rows(n, config)] + (real_rows(config) if args.real else [])
+             if not args.band or uncertain(r, config)]
     x = np.stack([features(r, threshold) for r in train])
     y = np.array([r["label"] == "call" for r in train], float)
     model = fit(x, y)
@@ -150,7 +189,8 @@ def main() -> None:
         return np.array([v >= point if not args.band or uncertain(r, config) else r["accepted"] for r, v in zip(test, s)])
 
     where = " where the rules are least sure" if args.band else ""
-    print(f"fitted on sets {args.fit}{where}: {len(train)} recordings ({int(y.sum())} calls); operating point {point:.4f}")
+    real = " and real speech" if args.real else ""
+    print(f"fitted on sets {args.fit}{real}{where}: {len(train)} recordings ({int(y.sum())} calls); operating point {point:.4f}")
     for name, weight in zip(NAMES, model[0]):
         print(f"  {name:>22}: {weight:+.2f}")
     for n in args.fit + args.test:
