@@ -55,16 +55,23 @@ def household(seconds: float, v, vad: SileroVAD, seed: int = 3) -> np.ndarray:
     return np.concatenate(parts)
 
 
+def played(source, seconds: float, console: Console) -> list[tuple[Path, np.ndarray]]:
+    """The source's first recordings, enough for a room `seconds` long (half a second between them)."""
+    out, total = [], 0.0
+    for path in recordings(source, console):
+        if total >= seconds:
+            break
+        clip = recording(path)
+        out.append((path, clip))
+        total += len(clip) / RATE + 0.5
+    return out
+
+
 def rooms(seconds: float, v, vad: SileroVAD, console: Console) -> dict[str, np.ndarray]:
     out = {}
     for source in SOURCES:
-        audio, total = [], 0.0
-        for path in recordings(source, console):
-            clip = recording(path)
-            audio += [clip, np.zeros(RATE // 2, np.float32)]
-            total += len(clip) / RATE + 0.5
-            if total >= seconds:
-                break
+        gap = np.zeros(RATE // 2, np.float32)
+        audio = [part for _, clip in played(source, seconds, console) for part in (clip, gap)]
         out[source.name] = np.concatenate(audio)[: int(seconds * RATE)]
     out["a household (Piper, espeak-ng)"] = household(seconds, v, vad)[: int(seconds * RATE)]
     return out

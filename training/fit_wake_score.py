@@ -52,19 +52,34 @@ def folder(number: int) -> Path:
     return ROOT / "bench" / (".wakeset" if number == 0 else ".wakeset-heldout" if number == 1 else f".wakeset-heldout{number}")
 
 
+def cached(cache: Path, what: str, config, compute) -> list[dict]:
+    """Rows kept in `cache` while `what`, the gate's code and its settings are unchanged."""
+    gate = "".join((ROOT / "assistant" / "wake" / f).read_text() for f in ("gate.py", "decide.py", "transcript.py"))
+    key = hashlib.sha256((what + gate + repr(config.voice.wake)).encode()).hexdigest()[:16]
+    if cache.exists() and (kept := json.loads(cache.read_text())).get("key") == key:
+        return kept["rows"]
+    out = compute()
+    cache.write_text(json.dumps({"key": key, "rows": out}))
+    return out
+
+
 def rows(number: int, config) -> list[dict]:
-    """The set's evidence rows (wake_bench's), computed once per version of its labels and of the gate."""
+    """The set's evidence rows (wake_bench's)."""
     where = folder(number)
     if not (where / "labels.json").exists():
         wake_set(where, held_out=number)
-    gate = "".join((ROOT / "assistant" / "wake" / f).read_text() for f in ("gate.py", "decide.py", "transcript.py"))
-    key = hashlib.sha256(((where / "labels.json").read_text() + gate + repr(config.voice.wake)).encode()).hexdigest()[:16]
-    cache = where / "evidence.json"
-    if cache.exists() and (kept := json.loads(cache.read_text())).get("key") == key:
-        return kept["rows"]
-    scored = score_set(where, config)
-    cache.write_text(json.dumps({"key": key, "rows": scored}))
-    return scored
+    return cached(where / "evidence.json", (where / "labels.json").read_text(), config, lambda: score_set(where, config))
+
+
+def heard(audio, config, gate=None) -> list[dict]:
+    """Each utterance the loop's segmenter cuts from audio nobody calls her in, heard with every stage."""
+    from assistant.stt import make_transcriber
+    from assistant.voice.vad import SileroVAD, VadOptions, segment
+    from assistant.wake import WakeGate, make_wake
+    v = config.voice
+    gate = gate or WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake), v.wake)
+    return [evidence_row(gate.judge(u, v.wake.phrase, gather=EVERY)) | {"label": "ordinary"}
+            for u in segment(audio, VadOptions.configured(v, early_s=0.0), SileroVAD())]
 
 
 def features(row: dict, threshold: float) -> np.ndarray:
@@ -116,51 +131,32 @@ def room_rows(config) -> dict[str, list[dict]]:
     """bench/room_bench.py's rooms, each utterance heard by the configured gate with every stage gathered."""
     from rich.console import Console
 
-    from assistant.stt import make_transcriber
-    from assistant.voice.vad import SileroVAD, VadOptions, segment
-    from assistant.wake import WakeGate, make_wake
+    from assistant.voice.vad import SileroVAD
     from bench.room_bench import rooms
-    v = config.voice
-    gate, vad = WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake), v.wake), SileroVAD()
-    options = VadOptions.configured(v, early_s=0.0)
-    return {room: [evidence_row(gate.judge(u, v.wake.phrase, gather=EVERY)) | {"label": "ordinary"}
-                   for u in segment(audio, options, vad)]
-            for room, audio in rooms(90.0, v, vad, Console()).items()}
+    return {room: heard(audio, config) for room, audio in rooms(90.0, config.voice, SileroVAD(), Console()).items()}
 
 
 def real_rows(config) -> list[dict]:
     """Every utterance of wake_real's recordings the rooms leave out (they play each source's first 90 s)."""
     from rich.console import Console
+    from rich.progress import Progress
 
     from assistant.stt import make_transcriber
-    from assistant.voice.vad import SileroVAD, VadOptions, segment
     from assistant.wake import WakeGate, make_wake
     from bench.realvoices import CACHE, recording, recordings
+    from bench.room_bench import played
     from bench.wake_real import SOURCES
-    v, console = config.voice, Console()
-    files = []
-    for source in SOURCES:
-        played = 0.0
-        for path in recordings(source, console):
-            if played < 90.0:
-                played += len(recording(path)) / 16_000 + 0.5
-            else:
-                files.append(path)
-    gate = "".join((ROOT / "assistant" / "wake" / f).read_text() for f in ("gate.py", "decide.py", "transcript.py"))
-    key = hashlib.sha256(("".join(map(str, files)) + gate + repr(v.wake)).encode()).hexdigest()[:16]
-    cache = CACHE / "evidence.json"
-    if cache.exists() and (kept := json.loads(cache.read_text())).get("key") == key:
-        return kept["rows"]
-    judge, vad = WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake), v.wake), SileroVAD()
-    options = VadOptions.configured(v, early_s=0.0)
-    out = []
-    from rich.progress import Progress
-    with Progress(console=console, transient=True) as bar:
-        for path in bar.track(files, description="hearing real speech"):
-            out += [evidence_row(judge.judge(u, v.wake.phrase, gather=EVERY)) | {"label": "ordinary", "text": path.name, "voice": "real"}
-                    for u in segment(recording(path), options, vad)]
-    cache.write_text(json.dumps({"key": key, "rows": out}))
-    return out
+    console, v = Console(), config.voice
+    files = [path for source in SOURCES for path in recordings(source, console)
+             if path not in {p for p, _ in played(source, 90.0, console)}]
+
+    def compute() -> list[dict]:
+        gate = WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake), v.wake)
+        with Progress(console=console, transient=True) as bar:
+            return [row | {"text": path.name, "voice": "real"}
+                    for path in bar.track(files, description="hearing real speech")
+                    for row in heard(recording(path), config, gate)]
+    return cached(CACHE / "evidence.json", "".join(map(str, files)), config, compute)
 
 
 def main() -> None:
