@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
+from rich.progress import Progress  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from assistant.config import load_config  # noqa: E402

@@ -58,7 +58,7 @@ def test_the_acoustic_engine_hears_its_own_phrase_in_audio_and_the_transcript_gi
     from assistant.audio.base import resample
     from assistant.config import load_config
     from assistant.events import RATE, Utterance
-    from assistant.wake import Policy, WakeGate
+    from assistant.wake import WakeGate
     from assistant.stt import WhisperTranscriber
     from assistant.tts import PiperSynthesizer
     from assistant.wake import WakeError, make_wake
@@ -253,7 +253,7 @@ def test_a_hotword_transcript_far_shorter_than_the_plain_one_is_not_a_call():
     import numpy as np
 
     from assistant.events import Utterance
-    from assistant.wake import Policy, WakeGate
+    from assistant.wake import WakeGate
 
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
     wake = TranscriptWakeWord()
@@ -282,7 +282,7 @@ def test_a_call_the_second_look_found_is_not_vetoed_for_being_short():
     import numpy as np
 
     from assistant.events import Transcript, Utterance
-    from assistant.wake import Policy, WakeGate
+    from assistant.wake import WakeGate
 
     class Drops(_Hears):
         def transcribe(self, utterance, hotwords=None):
