@@ -43,7 +43,13 @@ def stt():
 
 def voice(engine: str, effect: str = "glados"):
     installed(engine)
-    return make_synthesizer(replace(load_config().voice.tts, engine=engine, effect=effect))
+    synth = make_synthesizer(replace(load_config().voice.tts, engine=engine, effect=effect))
+    if engine == "piper":
+        # Piper draws fresh noise for every sentence (its voice's noise_scale): pinned, whisper hears the same
+        # audio on every run (a fresh clone once heard the sentence otherwise)
+        piper = synth.voice if isinstance(synth, Coloured) else synth
+        piper.options = replace(piper.options, noise_scale=0.0)
+    return synth
 
 
 def heard(stt, speech) -> str:
