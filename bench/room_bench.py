@@ -35,16 +35,13 @@ from assistant.stt import make_transcriber  # noqa: E402
 from assistant.voice.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.wake import WakeGate, make_wake  # noqa: E402
 from bench.realvoices import recording, recordings  # noqa: E402
-from bench.wake_bench import load, speech  # noqa: E402
+from bench.wake_bench import load, speech, spoken_set  # noqa: E402
 from bench.wake_real import SOURCES  # noqa: E402
-from tests.fixtures.make_fixtures import wake_set  # noqa: E402
 
 
 def household(seconds: float, v, vad: SileroVAD, seed: int = 3) -> np.ndarray:
     """The wake set's ordinary sentences and near misses one after another, 0.3-2 s apart."""
-    folder = ROOT / "bench" / ".wakeset"
-    if not (folder / "labels.json").exists():
-        wake_set(folder)
+    folder = spoken_set()
     rows = [r for r in json.loads((folder / "labels.json").read_text()) if r["label"] != "call"]
     rng, parts, total = random.Random(seed), [], 0.0
     while total < seconds:

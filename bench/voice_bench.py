@@ -125,11 +125,8 @@ def calls(console: Console, stt, tts, count: int, held_out: int = 18) -> None:
     import numpy as np
 
     from assistant.audio.wavfile import read_wav, write_wav
-    from tests.fixtures.make_fixtures import wake_set
-    folder = ROOT / "bench" / f".wakeset-heldout{held_out}"
-    if not (folder / "labels.json").exists():
-        with console.status(f"speaking held-out wake set {held_out} into {folder}"):
-            wake_set(folder, held_out=held_out)
+    from bench.wake_bench import spoken_set
+    folder = spoken_set(held_out, console=console)
     rows = [r for r in json.loads((folder / "labels.json").read_text()) if r["label"] == "call"][:count]
     early = load_config().voice.early_stt_s
     waits, woke, slowest = [], 0, (0.0, "")

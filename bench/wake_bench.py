@@ -64,6 +64,17 @@ FLOORS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)        # the name model: the least sc
 PLACES = (0.0, 12.0, 14.0, 16.0, 18.0, 20.0)      # her name where the model heard it, nats (0: off)
 
 
+def spoken_set(held_out: int = 0, spoken_as: str = "glados", console: Console | None = None) -> Path:
+    """The wake set's folder (0: the project's set; 1 to HELD_OUT_SETS: a held-out one), spoken into it by
+    make_fixtures.py when it is not there yet."""
+    folder = ROOT / "bench" / (".wakeset" + ("", "-heldout", f"-heldout{held_out}")[min(held_out, 2)]
+                               + ("" if spoken_as == "glados" else f"-as-{spoken_as}"))
+    if not (folder / "labels.json").exists():
+        with (console or Console()).status(f"speaking the wake set into {folder}"):
+            wake_set(folder, held_out=held_out, spoken_as=spoken_as)
+    return folder
+
+
 def score_set(folder: Path, config) -> list[dict]:
     """Every recording with its label, transcripts and the two match scores (first pass, opening)."""
     labels = json.loads((folder / "labels.json").read_text())
@@ -227,12 +238,8 @@ def main() -> None:
     parser.add_argument("--merged", type=int, metavar="N",
                         help="only the two-sentence utterances: N of each kind, built from the set's recordings")
     args = parser.parse_args()
-    folder = args.set or ROOT / "bench" / (".wakeset" + ("", "-heldout", f"-heldout{args.held_out}")[min(args.held_out, 2)]
-                                           + ("" if args.spoken_as == "glados" else f"-as-{args.spoken_as}"))
     console = Console()
-    if not (folder / "labels.json").exists():
-        with console.status(f"speaking the wake set into {folder}"):
-            wake_set(folder, held_out=args.held_out, spoken_as=args.spoken_as)
+    folder = args.set or spoken_set(args.held_out, args.spoken_as, console)
     config = load_config()
     wake = config.voice.wake
     if args.merged:

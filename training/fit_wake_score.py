@@ -41,15 +41,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.config import load_config  # noqa: E402
-from bench.wake_bench import EVERY, evidence_row, score_set  # noqa: E402
-from tests.fixtures.make_fixtures import wake_set  # noqa: E402
+from bench.wake_bench import EVERY, evidence_row, score_set, spoken_set  # noqa: E402
 
 NAMES = ("words", "words called", "opening", "someone else", "invented", "name check", "placed", "name model",
          "model x someone else", "model x words called", "after a pause")
-
-
-def folder(number: int) -> Path:
-    return ROOT / "bench" / (".wakeset" if number == 0 else ".wakeset-heldout" if number == 1 else f".wakeset-heldout{number}")
 
 
 def cached(cache: Path, what: str, config, compute) -> list[dict]:
@@ -65,9 +60,7 @@ def cached(cache: Path, what: str, config, compute) -> list[dict]:
 
 def rows(number: int, config) -> list[dict]:
     """The set's evidence rows (wake_bench's)."""
-    where = folder(number)
-    if not (where / "labels.json").exists():
-        wake_set(where, held_out=number)
+    where = spoken_set(number)
     return cached(where / "evidence.json", (where / "labels.json").read_text(), config, lambda: score_set(where, config))
 
 
