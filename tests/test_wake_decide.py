@@ -80,7 +80,7 @@ def test_a_vetoed_call_still_has_the_speech_after_its_pauses_looked_at():
     evidence = heard("Gladys, the kettle's on. Hey glottos, what time is it?", ("the kettle's on", 0.8))
     rest = heard("hey glados what time is it", ("what time is it", 0.95))
     stages = {"plain": {"plain": "Gladys, the kettle's on. Hey glottos, what time is it?", "someone_else": True},
-              "sound": {"sound": None}, "pauses": {"looks": (Look(24_000, 1.5),)},
+              "sound": {"sound": None}, "pauses": {"looks": (Look(24_000),)},
               "look 0": {"looked": True, "call": 0.9}, "words 0": {"rest": rest},
               "plain 0": {"rest": rest.with_stage("plain", plain="Hey glottos, what time is it?")},
               "sound 0": {}, "named 0": {}}

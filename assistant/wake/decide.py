@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..events import Transcript
+from ..events import RATE, Transcript
 from .base import WakeMatch
 from .name_model import Sounded
 
@@ -48,11 +48,15 @@ class Look:
     and, once looked at, its opening heard with the hotword (`call`: how close it comes to the phrase;
     `named`: the quick name check on it, when it ran) and the rest from the cut as evidence of its own."""
     cut: int
-    at_s: float
     looked: bool = False
     call: float = 0.0
     named: float | None = None
     rest: Evidence | None = None
+
+    @property
+    def at_s(self) -> float:
+        """Where the speech after the pause begins, in seconds into the utterance."""
+        return self.cut / RATE
 
 
 @dataclass(frozen=True)

@@ -299,7 +299,7 @@ class _Gathering:
         pauses = sorted((p for p in u.pauses if p.silence_s >= policy.pause_look_s and p.at_s < u.seconds - 0.3),
                         key=lambda p: -p.silence_s)[:PAUSES]
         cuts = (int(max(0.0, p.at_s - min(LEAD_S, p.silence_s / 2)) * RATE) for p in sorted(pauses, key=lambda p: p.at_s))
-        return {"looks": tuple(Look(cut, cut / RATE) for cut in cuts)}
+        return {"looks": tuple(Look(cut) for cut in cuts)}
 
     def _rest(self, look: Look) -> Utterance:
         u = self.utterance
