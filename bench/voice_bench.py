@@ -29,6 +29,7 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rich.console import Console  # noqa: E402
+from rich.progress import Progress  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from assistant.audio import WavSink, WavSource  # noqa: E402
@@ -129,21 +130,20 @@ def calls(console: Console, stt, tts, count: int, held_out: int = 18) -> None:
     folder = spoken_set(held_out, console=console)
     rows = [r for r in json.loads((folder / "labels.json").read_text()) if r["label"] == "call"][:count]
     early = load_config().voice.early_stt_s
-    waits, woke, slowest = [], 0, (0.0, "")
-    with tempfile.TemporaryDirectory() as tmp:
+    waits, slowest = [], (0.0, "")          # a turn's wait for each call that woke her
+    with tempfile.TemporaryDirectory() as tmp, Progress(console=console, transient=True) as bar:
         run(FIXTURES / "wake_facts_piper_16k.wav", stt, tts, True, Path(tmp))          # warm-up
-        for i, row in enumerate(rows):
+        for i, row in enumerate(bar.track(rows, description="calls, as spoken")):
             samples, rate = read_wav(folder / row["file"])
             quiet = np.zeros(rate // 2, np.float32)
             path = Path(tmp) / f"call{i}.wav"
             write_wav(path, np.concatenate([quiet, samples, quiet]), rate)
             stats = run(path, stt, tts, True, Path(tmp), True, early, reply="Noted.")
-            for t in stats.timings[:1]:
-                woke += 1
+            if stats.timings:
+                t = stats.timings[0]
                 ours = t.stt + t.gate + t.memory + (t.first_sentence_tts or 0)
                 waits.append((ours, t.stt, t.gate))
                 slowest = max(slowest, (ours, f"{row['text']!r} [{row['voice']}]: stt {t.stt:.2f} s, gate {t.gate:.2f} s"))
-            console.print(f"{i + 1}/{len(rows)}", end="\r")
     table = Table(title=f"held-out set {held_out}: {len(rows)} calls as spoken (early stt {early:g} s), "
                         "seconds after the end silence")
     for col in ("", "median", "worst"):
@@ -152,7 +152,7 @@ def calls(console: Console, stt, tts, count: int, held_out: int = 18) -> None:
         values = [w[at] for w in waits]
         table.add_row(name, f"{statistics.median(values):.2f}", f"{max(values):.2f}")
     console.print(table)
-    console.print(f"woke her: {woke} of {len(rows)}; slowest: {slowest[1]}", markup=False)
+    console.print(f"woke her: {len(waits)} of {len(rows)}; slowest: {slowest[1]}", markup=False)
 
 
 def main() -> None:
