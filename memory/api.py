@@ -356,6 +356,8 @@ class Memory:
         if model is None or self.read_only:
             return 0
         import numpy as np
+
+        from .embed import encode_messages, pieces
         total = self.pending(user) if progress else 0
         # Messages up to the watermark all have vectors, unless some were deleted since (a forget
         # redacts messages and drops their vectors): then everything is looked at again.
@@ -371,11 +373,16 @@ class Memory:
                 self._indexed[user] = (newest, rows + done)
                 break
             texts = [r["text"] for r in batch]
-            known = [self._vectors.get(t.strip()) for t in texts]
-            fresh = iter(model.encode([t for t, v in zip(texts, known) if v is None]))
-            vectors = np.stack([v if v is not None else next(fresh) for v in known])
+            # a one-sentence message just recalled with has its vector already
+            known = [self._vectors.get(t.strip()) if len(pieces(t)) == 1 else None for t in texts]
+            todo = [i for i, v in enumerate(known) if v is None]
+            fresh, fresh_parts = encode_messages(model, [texts[i] for i in todo])
+            vectors = np.stack([np.zeros(model.dim, np.float32) if v is None else v for v in known])
+            parts: list = [None] * len(texts)
+            for j, i in enumerate(todo):
+                vectors[i], parts[i] = fresh[j], fresh_parts[j]
             with transaction(self.db):
-                self._index.add(self.db, user, [r["id"] for r in batch], vectors)
+                self._index.add(self.db, user, [r["id"] for r in batch], vectors, parts)
             done += len(batch)
             if progress:
                 progress(done, max(total, done))

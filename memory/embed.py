@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import struct
 import threading
 import zipfile
@@ -23,6 +24,9 @@ PACKAGE = "all_minilm_l6_v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 MAX_TOKENS = 128     # the model was trained on 128; a longer message is cut (its start carries it)
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+MIN_PIECE_WORDS = 4  # a shorter sentence ("Thanks, Nate!") is read with the next one
+MAX_PIECES = 8       # sentences given a vector of their own, from the start of a message
 
 
 class Embedder(Protocol):
@@ -31,6 +35,39 @@ class Embedder(Protocol):
     dim: int
 
     def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def pieces(text: str) -> list[str]:
+    """A message's sentences, each short one joined to the next ("Wow! I finally finished my
+    screenplay." is one piece), at most MAX_PIECES from its start; one piece for a single sentence."""
+    out: list[str] = []
+    for sentence in SENTENCE_END.split(text[:4000].strip()):
+        if out and len(out[-1].split()) < MIN_PIECE_WORDS:
+            out[-1] = f"{out[-1]} {sentence}"
+        else:
+            out.append(sentence)
+    if len(out) > 1 and len(out[-1].split()) < MIN_PIECE_WORDS:    # a short last one joins the one before
+        out[-2:] = [f"{out[-2]} {out[-1]}"]
+    return out[:MAX_PIECES] or [text]
+
+
+def encode_messages(model: "Embedder", texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray | None]]:
+    """Each message's vector and, for one of several sentences, its sentences' vectors (None for
+    one). A message of several is the normalised mean of its sentences (one forward pass per
+    sentence, no pass over the whole): close to the whole message's own vector, and its best
+    sentence can still match a question that one sentence answers."""
+    split = [pieces(t) for t in texts]
+    flat = model.encode([p for ps in split for p in ps])
+    vectors = np.zeros((len(texts), model.dim), np.float32)
+    parts: list[np.ndarray | None] = []
+    start = 0
+    for i, ps in enumerate(split):
+        rows = flat[start:start + len(ps)]
+        start += len(ps)
+        mean = rows.mean(axis=0)
+        vectors[i] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+        parts.append(rows if len(ps) > 1 else None)
+    return vectors, parts
 
 
 class EmbedderMissing(RuntimeError):
@@ -74,9 +111,12 @@ def _safetensors(blob: bytes) -> dict[str, np.ndarray]:
     return out
 
 
-BATCH = 4            # texts per forward pass: small, so its activations stay in the cache (one LoCoMo
-                     # speaker's 343 turns on 2 cores: 4 a pass, a pass per core: 73-78 a second;
+BATCH = 4            # texts per forward pass at least: small, so its activations stay in the cache (one
+                     # LoCoMo speaker's 343 turns on 2 cores: 4 a pass, a pass per core: 73-78 a second;
                      # 8: 69; 32 on two BLAS threads: 38; 64: 25)
+PASS_TOKENS = 512    # short texts (a message's sentences) share a pass up to this many tokens, padding
+                     # counted (800 LoCoMo turns as 1,900 sentences, same run: 4 a pass 76-83 a second,
+                     # 256 tokens 87-97, 512: 89-97, 1024: 91-92; whole turns 90-103 at every setting)
 BULK = 16            # from this many texts at once, every core works on them
 
 
@@ -132,7 +172,7 @@ class MiniLM:
         encs = self.tokenizer.encode_batch([t[:4000].encode("utf-8", "replace").decode() or " " for t in texts])
         order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
         out = np.zeros((len(encs), DIM), np.float32)
-        chunks = [order[i:i + BATCH] for i in range(0, len(order), BATCH)]
+        chunks = _passes(order, [len(encs[i].ids) for i in order])
         workers = 1 if len(texts) < BULK else (os.cpu_count() or 1)
         with self._lock:
             if workers == 1:
@@ -169,6 +209,18 @@ class MiniLM:
         x = x.reshape(n, length, DIM) * mask[:, :, None]
         pooled = x.sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
         return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
+
+
+def _passes(order: list[int], lengths: list[int]) -> list[list[int]]:
+    """Texts sorted by length (their indices and token counts), cut into forward passes of at least
+    BATCH texts and at most PASS_TOKENS tokens, padding counted, beyond that."""
+    out: list[list[int]] = []
+    for i, length in zip(order, lengths):
+        if out and (len(out[-1]) < BATCH or (len(out[-1]) + 1) * length <= PASS_TOKENS):
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float = 1e-12) -> np.ndarray:

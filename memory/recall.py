@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Iterable
 
 import re   # the standard module: reading memories must not load the rules' `regex`
@@ -27,6 +27,8 @@ WORDS = re.compile(r"[^\W_]+")   # runs of letters and digits, in any script
 QUESTION = re.compile(r"(?i)^\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|"
                       r"will|would|should|have|has)\b|.*\?\W*$")
 CONTEXT_HITS = 10         # her best-matching messages whose answers are looked up (see _by_context)
+CONTINUED = 10            # the best matches whose next message is looked at (see _continued)
+DATED = 2000              # messages of the days a question names that are compared by meaning, newest first
 EXACT_BELOW = 10_000      # messages: below this, full_match counts them exactly
 MAX_SCORED = 500          # messages BM25 scores per recall at most (see scored_words)
 UNINDEXED_MEANING = 0.5
@@ -56,6 +58,7 @@ class RecallSettings:
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
+    continuation_weight: float = 0.8  # a match's relevance passed on to the user's next message (see _continued)
     date_weight: float = 0.3        # added for an item said in the days a question names (see dates.asked_about)
     crowding_weight: float = 0.5    # a message that sounds like many others loses this x its crowding (see vectors)
     # Days for an item's weight to halve, by kind; None: never fades.
@@ -120,6 +123,7 @@ class _Candidate:
     cosine: float | None = None   # the plain cosine
     message_id: int | None = None
     relevance: float = 0.0        # how well it matches, before decay
+    continues: bool = False       # its relevance is that of the match it carries on from (see _continued)
     score: float = 0.0            # relevance x decay: the order
     _stems: frozenset[str] | None = None
 
@@ -139,11 +143,14 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     most MAX_SCORED messages are scored (see scored_words).
     Meaning (when `index` and the query's vector are given): the nearest `candidates` messages by
     cosine less crowding_weight x crowding (how much a message sounds like many of the user's
-    others; see vectors). An item's relevance is that + word_weight x its BM25 share (full_match). What
-    decides "nothing relevant" is per item, not a score floor: it shares a word with the query, or
-    its cosine reaches min_cosine. They are ordered by relevance x decay (by kind and age; of two
-    alike, the newer first). Only the user's own words are ranked (messages and notes); her reply
-    to a recalled message comes with it as `reply`.
+    others; see vectors), and, when the question names days, the nearest of what was said in them.
+    A message's cosine is its best sentence's when that is higher (see _meanings). An item's
+    relevance is its meaning + word_weight x its BM25 share (full_match); the user's next message
+    after one of the best (her reply between) gets continuation_weight x its relevance when that is
+    more (see _continued). What decides "nothing relevant" is per item, not a score floor: it shares
+    a word with the query, its cosine reaches min_cosine, or it continues a relevant match. They are
+    ordered by relevance x decay (by kind and age; of two alike, the newer first). Only the user's
+    own words are ranked (messages and notes); her reply to a recalled message comes with it as `reply`.
     An item within duplicate_cosine of one already chosen may restate it: it comes only after every
     other relevant item, one per chosen item, so a fact said four times never fills the list; one
     said again nearly word for word (REPEAT, the same numbers) not at all.
@@ -152,38 +159,38 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     words = terms(text)
     if k <= 0 or not (words or query is not None):
         return []
-    vectors: dict = {}
     cutoff = _window_start(db, user, session, recent_window)
     found: dict[str, _Candidate] = {}
     if words:
         _by_words(db, user, words, session, cutoff, settings.candidates, found, settings.context_weight)
+    named = asked_about(text) if settings.date_weight else None    # "what did I do on 12 July 2022?"
+    vectors: dict = {}
     if index is not None and query is not None:
-        import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
         near = dict(index.search(db, user, query, settings.candidates, settings.crowding_weight))
+        if named:
+            near.update(dict.fromkeys(_said_between(db, user, index, query, named, settings.candidates)))
         _add_messages(db, user, [m for m in near if str(m) not in found], session, cutoff, found)
-        vectors, crowding = index.vectors(db, user, [c.message_id for c in found.values() if c.message_id])
-        if vectors:
-            cosines = dict(zip(vectors, (np.stack(list(vectors.values())) @ query).tolist()))
-            for c in found.values():
-                if c.message_id in cosines:
-                    c.cosine = cosines[c.message_id]
-                    c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
+        _meanings(db, user, index, query, list(found.values()), settings, vectors)
     moment = _parse_time(now) if now else None
+    for c in found.values():
+        _score(c, query, named, moment, settings)
+    if settings.continuation_weight:     # the user's next message after a match may carry on its subject
+        pairs, added = _continued(db, user, found, session, cutoff)
+        if index is not None and query is not None:
+            _meanings(db, user, index, query, added, settings, vectors)
+        for c in added:
+            _score(c, query, named, moment, settings)
+        for source, answer in pairs:
+            passed = settings.continuation_weight * source.relevance
+            if QUESTION.match(answer.text):
+                passed *= settings.question_weight
+            if _relevant(source, settings) and passed > answer.relevance:
+                answer.relevance, answer.continues = passed, True
+                answer.score = passed * _decay(answer, moment, settings.half_life_days)
     if moment is not None and any(settings.expire_days.values()):
         kept = pinned_sources(db, user)
         found = {i: c for i, c in found.items()
                  if c.message_id in kept or not expired(c.about, c.created_at, moment, settings.expire_days)}
-    named = asked_about(text) if settings.date_weight else None    # "what did I do on 12 July 2022?"
-    for c in found.values():
-        if query is None:
-            base = c.words
-        else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
-            base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
-        if QUESTION.match(c.text):
-            base *= settings.question_weight      # an earlier question is a poor answer to a new one
-        if named and named[0] <= date.fromisoformat(c.created_at[:10]) <= named[1]:
-            base += settings.date_weight          # said in the days the question names
-        c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
     chosen: list[_Candidate] = []
     later: dict[int, _Candidate] = {}    # one restatement per chosen item, used only if room is left
     # best first; of two scoring alike (within 0.01), the newer first
@@ -191,7 +198,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     for c in sorted(newest_first, key=lambda c: -round(c.score, 2)):
         if len(chosen) == k:
             break
-        if c.words <= 0 and (c.cosine is None or c.cosine < settings.min_cosine):
+        if not (c.continues or _relevant(c, settings)):
             continue     # no word of the query and far from it in meaning: not relevant, however recent
         near = [(_closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
         closest, anchor = max(near, default=(0.0, -1))
@@ -206,6 +213,62 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4),
                      answers[c.message_id][1] if c.kind == "message" and c.message_id in answers else None)
             for c in chosen]
+
+
+def _relevant(c: _Candidate, settings: RecallSettings) -> bool:
+    """It shares a word with the query, or is near it in meaning."""
+    return c.words > 0 or (c.cosine is not None and c.cosine >= settings.min_cosine)
+
+
+def _meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",
+              candidates: list[_Candidate], settings: RecallSettings, vectors: dict) -> None:
+    """Each candidate's cosine with the query: its message's, or its best sentence's when that is
+    higher (a question one sentence of a long message answers); its meaning is that less crowding.
+    The vectors read are added to `vectors`."""
+    import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
+    ids = [c.message_id for c in candidates if c.message_id]
+    found, crowding = index.vectors(db, user, ids)
+    if not found:
+        return
+    vectors.update(found)
+    cosines = dict(zip(found, (np.stack(list(found.values())) @ query).tolist()))
+    for m, parts in index.parts(db, list(found)).items():
+        cosines[m] = max(cosines[m], float((parts @ query).max()))
+    for c in candidates:
+        if c.message_id in cosines:
+            c.cosine = cosines[c.message_id]
+            c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
+
+
+def _score(c: _Candidate, query: "np.ndarray | None", named: tuple[date, date] | None,
+           moment: datetime | None, settings: RecallSettings) -> None:
+    """Its relevance (meaning and words, less for an earlier question, more in the days asked about)
+    and its score (relevance x decay)."""
+    if query is None:
+        base = c.words
+    else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
+        base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
+    if QUESTION.match(c.text):
+        base *= settings.question_weight      # an earlier question is a poor answer to a new one
+    if named and named[0] <= date.fromisoformat(c.created_at[:10]) <= named[1]:
+        base += settings.date_weight          # said in the days the question names
+    c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
+
+
+def _continued(db: sqlite3.Connection, user: str, found: dict[str, _Candidate], session: str | None, cutoff: int
+               ) -> tuple[list[tuple[_Candidate, _Candidate]], list[_Candidate]]:
+    """The user's next message after each of the CONTINUED best matches, her reply between: "I
+    finished my first screenplay" - "what's it about?" - "a mix of drama and romance". Returns
+    (match, next message) pairs and the next messages that were not candidates yet (now added)."""
+    best = sorted((c for c in found.values() if c.kind == "message" and c.message_id), key=lambda c: -c.relevance)
+    sources = {c.message_id: c for c in best[:CONTINUED]}
+    hers = {i: r["id"] for i, r in following(db, user, sources, "assistant").items()}
+    answers = {i: r["id"] for i, r in following(db, user, hers.values(), "user").items()}
+    added = [a for a in answers.values() if str(a) not in found]
+    before = set(found)
+    _add_messages(db, user, added, session, cutoff, found)
+    pairs = [(sources[m], found[str(answers[h])]) for m, h in hers.items() if h in answers and str(answers[h]) in found]
+    return pairs, [c for i, c in found.items() if i not in before]
 
 
 def replies(db: sqlite3.Connection, user: str, ids: Iterable[int]) -> dict[int, tuple[int, str]]:
@@ -301,6 +364,21 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
     for r in notes:
         found[r["id"]] = _Candidate("note", r["id"], None, "user", r["value"], r["asserted_at"], "note",
                                     min(1.0, -r["bm25"] / full), message_id=r["source_message_id"])
+
+
+def _said_between(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",
+                  days: tuple[date, date], limit: int) -> list[int]:
+    """The user's messages from the days a question names, nearest in meaning first (at most
+    `limit`; the newest DATED of those days are looked at)."""
+    import numpy as np     # noqa: F811
+    ids = [r[0] for r in db.execute(
+        "SELECT id FROM messages WHERE user = ? AND role = 'user' AND created_at >= ? AND created_at < ? "
+        "ORDER BY id DESC LIMIT ?", (user, days[0].isoformat(), (days[1] + timedelta(days=1)).isoformat(), DATED))]
+    found, _ = index.vectors(db, user, ids)
+    if not found:
+        return []
+    cosines = np.stack(list(found.values())) @ query
+    return [list(found)[i] for i in np.argsort(-cosines)[:limit]]
 
 
 def _by_context(db: sqlite3.Connection, user: str, hers: dict[int, float], session: str | None, cutoff: int,

@@ -226,6 +226,14 @@ CREATE TABLE voiceprints (
 """
 
 
+_M008_PARTS = """
+-- The vectors of a message's sentences (float16, several rows of 384), when it has more than one:
+-- recall scores a message by its best sentence too. Same row as the message's vector, so it goes
+-- wherever that goes (a forget, a redaction, clearing the user).
+ALTER TABLE message_vectors ADD COLUMN parts BLOB;
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -235,6 +243,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("005_crowding", _M005_CROWDING),
     ("006_pins", _M006_PINS),
     ("007_voiceprints", _M007_VOICEPRINTS),
+    ("008_parts", _M008_PARTS),
 ]
 
 

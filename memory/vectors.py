@@ -116,19 +116,24 @@ class VectorIndex:
         self.model = model
         self._users: dict[str, _UserVectors] = {}
 
-    def add(self, db: sqlite3.Connection, user: str, message_ids: list[int], vectors: np.ndarray) -> None:
+    def add(self, db: sqlite3.Connection, user: str, message_ids: list[int], vectors: np.ndarray,
+            parts: list[np.ndarray | None] | None = None) -> None:
         """Store vectors for messages (inside the caller's transaction) with their neighbour lists,
-        and fold them into the lists of the messages they are near; the scan sees them next sync."""
+        and fold them into the lists of the messages they are near; the scan sees them next sync.
+        `parts`: each message's sentence vectors, or None (one sentence; see embed.encode_messages)."""
         held = self._sync(db, user)
+        parts = parts or [None] * len(message_ids)
         new = np.asarray(vectors, np.float32)
         cross = held.matrix @ new.T                          # (held, new)
         among = new @ new.T
         np.fill_diagonal(among, 0.0)
         lists = _nearest(np.concatenate([cross.T, among], axis=1))
         db.executemany(
-            "INSERT OR REPLACE INTO message_vectors (message_id, user, model, vector, neighbours) VALUES (?, ?, ?, ?, ?)",
-            [(int(m), user, self.model, v.astype(np.float16).tobytes(), _blob(near))
-             for m, v, near in zip(message_ids, new, lists)])
+            "INSERT OR REPLACE INTO message_vectors (message_id, user, model, vector, neighbours, parts) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(int(m), user, self.model, v.astype(np.float16).tobytes(), _blob(near),
+              None if p is None else np.asarray(p, np.float16).tobytes())
+             for m, v, near, p in zip(message_ids, new, lists, parts)])
         known = np.flatnonzero(~np.isnan(held.near[:, 0]))
         if len(known):
             before = held.near[known]
@@ -201,6 +206,16 @@ class VectorIndex:
         rows = self._rows(held, message_ids)
         crowd = held.crowding()
         return {m: held.matrix[i] for m, i in rows.items()}, {m: float(crowd[i]) for m, i in rows.items()}
+
+    @staticmethod
+    def parts(db: sqlite3.Connection, message_ids: list[int]) -> dict[int, np.ndarray]:
+        """The sentence vectors of each given message that has several (read from the table: only
+        a recall's candidates need them, so they are not held in memory)."""
+        if not message_ids:
+            return {}
+        found = db.execute(f"SELECT message_id, parts FROM message_vectors WHERE message_id IN "
+                           f"({','.join('?' * len(message_ids))}) AND parts IS NOT NULL", list(message_ids))
+        return {m: np.frombuffer(blob, np.float16).reshape(-1, DIM).astype(np.float32) for m, blob in found}
 
     @staticmethod
     def _rows(held: _UserVectors, message_ids: list[int]) -> dict[int, int]:

@@ -6,13 +6,15 @@ import json
 import sqlite3
 import subprocess
 import sys
-from datetime import timedelta
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
 
 from memory import Memory
 from memory import embed
+from memory.recall import RecallSettings
 from memory.erase import NOT_USER_DATA, STORES
 from tests.conftest import ROOT, glados
 
@@ -306,3 +308,56 @@ def test_crowding_lists_stay_exact_as_messages_arrive_in_any_order_and_an_old_da
             V.FILL_BUDGET = budget
         assert fresh.fill_crowding("ada", everything=True) == (len(ids) - 5, 0)
         assert abs(_stored_lists(fresh, "ada")[2] - _brute_force(vectors)).max() < 2e-3
+
+
+def _exchange(memory: Memory, session: str, *lines: str) -> None:
+    """The user's lines and her replies, taking turns, in one session."""
+    for i, line in enumerate(lines):
+        if i % 2 == 0:
+            memory.observe("ada", line, session=session)
+        else:
+            memory.log("ada", session, "assistant", line)
+
+
+def test_one_sentence_of_a_long_message_answers_for_all_of_it(meaning):
+    _exchange(meaning, "a", "Miso knocked a glass off the table again", "Cats.")
+    _exchange(meaning, "b", "Miso slept on my keyboard all day", "Cats.")
+    _exchange(meaning, "c", "Miso chased a fly around the kitchen", "Cats.")
+    _exchange(meaning, "d", "Thanks so much for listening to me ramble about work all evening, you are the best. "
+              "I still need to sort the recycling and call the plumber about the sink. Anyway the vet said "
+              "Miso needs a special kidney diet from now on. Talk soon!", "Poor Miso.")
+    meaning.index_pending("ada")
+    parts = meaning.db.execute("SELECT length(parts) FROM message_vectors WHERE parts IS NOT NULL").fetchall()
+    assert [p[0] for p in parts] == [3 * 384 * 2]       # three sentences of float16s; short messages have none
+    assert texts(meaning.recall("ada", "what food does Miso need?", k=3))[0].startswith("Thanks so much")
+
+
+def test_what_the_user_said_next_carries_on_the_subject(meaning):
+    _exchange(meaning, "w", "I finally finished writing my first screenplay", "Wonderful. What's it about?",
+              "Two sisters who run a bakery in Lisbon", "How quaint.")
+    _exchange(meaning, "x", "I printed the screenplay at the library", "Paper is wasteful.")
+    _exchange(meaning, "y", "My friend read the screenplay draft last night", "How generous of them.")
+    _exchange(meaning, "z", "The screenplay contest deadline is on Friday", "Noted.")
+    meaning.index_pending("ada")
+    assert "Two sisters who run a bakery in Lisbon" in texts(meaning.recall("ada", "what is my screenplay about?", k=5))
+    meaning.recall_settings = replace(meaning.recall_settings, continuation_weight=0.0)
+    assert "Two sisters who run a bakery in Lisbon" not in texts(meaning.recall("ada", "what is my screenplay about?", k=5))
+
+
+def test_a_question_naming_a_day_looks_at_what_was_said_that_day(tmp_path, clock):
+    plain = RecallSettings(crowding_weight=0.0)     # eighty alike messages, none set apart as chatter
+    with Memory(tmp_path / "d.db", clock=clock, recall_settings=plain) as memory:
+        clock.now = datetime(2022, 5, 1, 9, tzinfo=timezone.utc)
+        things = [f"{a} {b}" for a in ("an old", "a red", "a broken", "a wooden", "the front", "my best", "a new",
+                                       "the spare") for b in ("shed", "piano", "clock", "bicycle", "window", "chair",
+                                                              "tap", "lamp", "gate", "sofa")]
+        for i, thing in enumerate(things):
+            memory.observe("ada", f"I wonder what I did on that day with {thing}", session=f"s{i}")
+            clock.advance(days=1)
+        clock.now = datetime(2023, 3, 14, 9, tzinfo=timezone.utc)
+        memory.observe("ada", "We took the boat out around the bay all afternoon", session="sail")
+        memory.index_pending("ada")
+        # two candidates by meaning: only the day named brings the boat in
+        found = texts(memory.recall("ada", "what did I do on 14 March 2023?", k=3, candidates=2))
+        assert found[0] == "We took the boat out around the bay all afternoon"
+        assert texts(memory.recall("ada", "what did I do on 14 March 2022?", k=3, candidates=2))[0] != found[0]
