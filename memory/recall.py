@@ -60,7 +60,7 @@ class RecallSettings:
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
     continuation_weight: float = 0.8  # a match's relevance passed on to the user's next message (see _continued)
     date_weight: float = 0.3        # added for an item said in the days a question names (see dates.asked_about)
-    crowding_weight: float = 0.3    # a message that sounds like many others loses this x its crowding (see vectors)
+    crowding_weight: float = 0.5    # a message that sounds like many others loses this x its crowding (see vectors)
     # Days for an item's weight to halve, by kind; None: never fades.
     half_life_days: dict[str, float | None] = field(default_factory=lambda: {
         "health": None, "identity": None, "note": None, "likes": 90.0, "project": 90.0, "state": 7.0,

@@ -55,7 +55,7 @@ class RecallConfig:
     context_weight: Annotated[float, doc("her message matching the question passes this share of its match to your answer to it", ge=0, le=1)] = 0.6
     continuation_weight: Annotated[float, doc("a match passes this share of its relevance to the next thing you said after her reply", ge=0, le=1)] = 0.8
     date_weight: Annotated[float, doc("added for what you said on the days a question names (\"on July 12, 2022\")", ge=0, le=5)] = 0.3
-    crowding_weight: Annotated[float, doc("a message that sounds like many of yours (chatter) loses this times how much; 0: plain cosine", ge=0, le=5)] = 0.3
+    crowding_weight: Annotated[float, doc("a message that sounds like many of yours (chatter) loses this times how much; 0: plain cosine", ge=0, le=5)] = 0.5
     half_life_days: Annotated[dict[str, float | None], doc("days for a message's weight to halve, by what it is about; null: never fades")] = \
         field(default_factory=lambda: dict(HALF_LIVES))
     expire_days: Annotated[dict[str, float | None], doc("days after which what you said leaves recall and the memory block, by kind (history keeps it); null: never; pins, health and identity never")] = \
