@@ -176,7 +176,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         _score(c, query, named, moment, settings)
     if settings.continuation_weight:     # the user's next message after a match may carry on its subject
         pairs, added = _continued(db, user, found, session, cutoff)
-        if index is not None and query is not None:
+        if added and index is not None and query is not None:
             _meanings(db, user, index, query, added, settings, vectors)
         for c in added:
             _score(c, query, named, moment, settings)
@@ -261,13 +261,15 @@ def _continued(db: sqlite3.Connection, user: str, found: dict[str, _Candidate], 
     finished my first screenplay" - "what's it about?" - "a mix of drama and romance". Returns
     (match, next message) pairs and the next messages that were not candidates yet (now added)."""
     best = sorted((c for c in found.values() if c.kind == "message" and c.message_id), key=lambda c: -c.relevance)
-    sources = {c.message_id: c for c in best[:CONTINUED]}
-    hers = {i: r["id"] for i, r in following(db, user, sources, "assistant").items()}
-    answers = {i: r["id"] for i, r in following(db, user, hers.values(), "user").items()}
-    added = [a for a in answers.values() if str(a) not in found]
+    nexts = {}
+    for c in best[:CONTINUED]:
+        after = db.execute("SELECT id, role FROM messages WHERE user = ? AND session = ? AND id > ? ORDER BY id LIMIT 2",
+                           (user, c.session, c.message_id)).fetchall()
+        if [r["role"] for r in after] == ["assistant", "user"]:
+            nexts[c.message_id] = after[1]["id"]
     before = set(found)
-    _add_messages(db, user, added, session, cutoff, found)
-    pairs = [(sources[m], found[str(answers[h])]) for m, h in hers.items() if h in answers and str(answers[h]) in found]
+    _add_messages(db, user, [n for n in nexts.values() if str(n) not in found], session, cutoff, found)
+    pairs = [(found[str(m)], found[str(n)]) for m, n in nexts.items() if str(n) in found]
     return pairs, [c for i, c in found.items() if i not in before]
 
 
