@@ -212,8 +212,8 @@ class MiniLM:
 
 
 def _passes(order: list[int], lengths: list[int]) -> list[list[int]]:
-    """Texts sorted by length (their indices and token counts), cut into forward passes of at least
-    BATCH texts and at most PASS_TOKENS tokens, padding counted, beyond that."""
+    """Texts sorted by length (their indices and token counts), cut into forward passes: each takes
+    BATCH texts, and more while the pass stays within PASS_TOKENS tokens (padding counted)."""
     out: list[list[int]] = []
     for i, length in zip(order, lengths):
         if out and (len(out[-1]) < BATCH or (len(out[-1]) + 1) * length <= PASS_TOKENS):

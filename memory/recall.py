@@ -379,8 +379,9 @@ def _said_between(db: sqlite3.Connection, user: str, index: "VectorIndex", query
     found, _ = index.vectors(db, user, ids)
     if not found:
         return []
+    held = list(found)
     cosines = np.stack(list(found.values())) @ query
-    return [list(found)[i] for i in np.argsort(-cosines)[:limit]]
+    return [held[i] for i in np.argsort(-cosines)[:limit]]
 
 
 def _by_context(db: sqlite3.Connection, user: str, hers: dict[int, float], session: str | None, cutoff: int,
