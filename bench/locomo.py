@@ -242,7 +242,7 @@ def main() -> None:
     conv_ids = SPLITS["dev"] + SPLITS["test"] if args.split == "all" else SPLITS[args.split]
     conv_ids = tuple(args.convs.split(",")) if args.convs else conv_ids
     console = Console()
-    overrides = {n: float(v) for n, _, v in (a.partition('=') for a in args.set)}
+    overrides = {n: int(v) if v.isdigit() else float(v) for n, _, v in (a.partition("=") for a in args.set)}
     result = run(args.data, conv_ids, args.k, console, args.misses, args.keep, overrides)
     console.print(f"conversations {', '.join(conv_ids)}: {result['asked']} questions"
                   + (f", {result['indexed']} messages indexed in {result['index_s']:.1f} s "
