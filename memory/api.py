@@ -350,7 +350,8 @@ class Memory:
 
     def index_pending(self, user: str, limit: int | None = None,
                       progress: Callable[[int, int], None] | None = None) -> int:
-        """Give vectors to the user's messages that have none (newest first, at most `limit`); the
+        """Give vectors to the user's messages that have none (newest first, at most `limit`), and
+        read again by sentences those of several indexed before sentences were (see embed.pieces); the
         vector of a message just recalled with is reused, not computed again. Returns how many."""
         model = self._load_model()
         if model is None or self.read_only:
@@ -370,20 +371,34 @@ class Memory:
         while limit is None or done < limit:
             batch = self._index.missing(self.db, user, INDEX_BATCH if limit is None else min(INDEX_BATCH, limit - done), after)
             if not batch:
-                self._indexed[user] = (newest, rows + done)
+                held = self.db.execute("SELECT rows FROM vector_counts WHERE user = ?", (user,)).fetchone()
+                self._indexed[user] = (newest, held[0] if held else 0)
                 break
+            split = [len(pieces(r["text"])) for r in batch]
+            # a vector from before sentences were read stays when the message is one sentence
+            kept = [r["id"] for r, n in zip(batch, split) if r["had"] and n == 1]
+            batch = [r for r, n in zip(batch, split) if not (r["had"] and n == 1)]
             texts = [r["text"] for r in batch]
             # a one-sentence message just recalled with has its vector already
             known = [self._vectors.get(t.strip()) if len(pieces(t)) == 1 else None for t in texts]
             todo = [i for i, v in enumerate(known) if v is None]
             fresh, fresh_parts = encode_messages(model, [texts[i] for i in todo])
-            vectors = np.stack([np.zeros(model.dim, np.float32) if v is None else v for v in known])
+            vectors = np.stack([np.zeros(model.dim, np.float32) if v is None else v for v in known]) \
+                if texts else np.zeros((0, model.dim), np.float32)
             parts: list = [None] * len(texts)
             for j, i in enumerate(todo):
                 vectors[i], parts[i] = fresh[j], fresh_parts[j]
             with transaction(self.db):
-                self._index.add(self.db, user, [r["id"] for r in batch], vectors, parts)
-            done += len(batch)
+                marks = ",".join("?" * len(kept))
+                self.db.execute(f"UPDATE message_vectors SET parts = x'' WHERE message_id IN ({marks})", kept)
+                older = [r["id"] for r in batch if r["had"]]
+                self.db.execute(f"DELETE FROM message_vectors WHERE message_id IN ({','.join('?' * len(older))})", older)
+                for again in (False, True):     # new messages folded into the others' lists, not ones read again
+                    which = [i for i, r in enumerate(batch) if bool(r["had"]) == again]
+                    if which:
+                        self._index.add(self.db, user, [batch[i]["id"] for i in which], vectors[which],
+                                        [parts[i] for i in which], fold=not again)
+            done += len(kept) + len(batch)
             if progress:
                 progress(done, max(total, done))
         self.fill_crowding(user)          # what a database from before crowding lacks, a bounded share per call
@@ -422,10 +437,9 @@ class Memory:
         Plain SQL: the model is not loaded to answer."""
         if self._embedder_choice is None and self._model is None:
             return 0
-        return self.db.execute(
-            """SELECT count(*) FROM messages m WHERE m.user = ? AND m.role = 'user'
-                 AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id)""",
-            (user,)).fetchone()[0]
+        from .vectors import UNREAD
+        return self.db.execute(f"SELECT count(*) FROM messages m WHERE m.user = ? AND m.role = 'user' AND {UNREAD}",
+                               (user,)).fetchone()[0]
 
     def _vector(self, text: str):
         """The text's vector (cached for the few newest texts), or None without a model."""

@@ -227,8 +227,9 @@ CREATE TABLE voiceprints (
 
 
 _M008_PARTS = """
--- The vectors of a message's sentences (float16, several rows of 384), when it has more than one:
--- recall scores a message by its best sentence too. Same row as the message's vector, so it goes
+-- The vectors of a message's sentences (float16, several rows of 384), when it has more than one;
+-- empty for one sentence; NULL for a vector made before sentences were read (indexing reads it again).
+-- Recall scores a message by its best sentence too. Same row as the message's vector, so it goes
 -- wherever that goes (a forget, a redaction, clearing the user).
 ALTER TABLE message_vectors ADD COLUMN parts BLOB;
 """

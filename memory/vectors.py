@@ -24,6 +24,8 @@ from .embed import DIM
 REDUCE_FROM = 20_000   # from this many vectors, scan a reduced copy first (50k x 384 floats: ~3 ms a scan)
 REDUCED_DIM = 64       # its width: the principal directions of the user's own vectors
 SHORTLIST = 4          # candidates kept from the reduced scan, per result wanted, scored exactly
+# a message still to be (re)indexed: no vector, or one from before sentences were read (`parts` NULL)
+UNREAD = "NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id AND v.parts IS NOT NULL)"
 NEIGHBOURS = 10        # crowding: the mean cosine of a message's this many nearest
 FILL_BUDGET = 2e9      # multiply-adds one call of fill_neighbours may spend (about a quarter second)
 
@@ -117,10 +119,12 @@ class VectorIndex:
         self._users: dict[str, _UserVectors] = {}
 
     def add(self, db: sqlite3.Connection, user: str, message_ids: list[int], vectors: np.ndarray,
-            parts: list[np.ndarray | None] | None = None) -> None:
+            parts: list[np.ndarray | None] | None = None, fold: bool = True) -> None:
         """Store vectors for messages (inside the caller's transaction) with their neighbour lists,
         and fold them into the lists of the messages they are near; the scan sees them next sync.
-        `parts`: each message's sentence vectors, or None (one sentence; see embed.encode_messages)."""
+        `parts`: each message's sentence vectors, or None (one sentence, stored as empty; see
+        embed.encode_messages). A message's older vector, if any, must be deleted first; fold=False
+        for one read again (the others' lists already hold its old cosine, as after a deletion)."""
         held = self._sync(db, user)
         parts = parts or [None] * len(message_ids)
         new = np.asarray(vectors, np.float32)
@@ -132,9 +136,9 @@ class VectorIndex:
             "INSERT OR REPLACE INTO message_vectors (message_id, user, model, vector, neighbours, parts) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(int(m), user, self.model, v.astype(np.float16).tobytes(), _blob(near),
-              None if p is None else np.asarray(p, np.float16).tobytes())
+              b"" if p is None else np.asarray(p, np.float16).tobytes())
              for m, v, near, p in zip(message_ids, new, lists, parts)])
-        known = np.flatnonzero(~np.isnan(held.near[:, 0]))
+        known = np.flatnonzero(~np.isnan(held.near[:, 0])) if fold else []
         if len(known):
             before = held.near[known]
             after = _nearest(np.concatenate([before, cross[known]], axis=1))
@@ -171,12 +175,12 @@ class VectorIndex:
         return len(rows), len(todo) - len(rows)
 
     def missing(self, db: sqlite3.Connection, user: str, limit: int, after: int = 0) -> list[sqlite3.Row]:
-        """The user's own messages newer than `after` with no vector yet, newest first."""
+        """The user's own messages newer than `after` with no vector yet, or one made before
+        messages were read by sentences (`parts` NULL), newest first; `had` says which had one."""
         return db.execute(
-            """SELECT m.id, m.text FROM messages m
-               WHERE m.id > ? AND +m.user = ? AND m.role = 'user'
-                 AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id)
-               ORDER BY m.id DESC LIMIT ?""", (after, user, limit)).fetchall()
+            f"""SELECT m.id, m.text, EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id) AS had
+                FROM messages m WHERE m.id > ? AND +m.user = ? AND m.role = 'user' AND {UNREAD}
+                ORDER BY m.id DESC LIMIT ?""", (after, user, limit)).fetchall()
 
     def search(self, db: sqlite3.Connection, user: str, query: np.ndarray, limit: int,
                crowding_weight: float = 0.0) -> list[tuple[int, float]]:
@@ -214,7 +218,7 @@ class VectorIndex:
         if not message_ids:
             return {}
         found = db.execute(f"SELECT message_id, parts FROM message_vectors WHERE message_id IN "
-                           f"({','.join('?' * len(message_ids))}) AND parts IS NOT NULL", list(message_ids))
+                           f"({','.join('?' * len(message_ids))}) AND length(parts) > 0", list(message_ids))
         return {m: np.frombuffer(blob, np.float16).reshape(-1, DIM).astype(np.float32) for m, blob in found}
 
     @staticmethod

@@ -327,7 +327,7 @@ def test_one_sentence_of_a_long_message_answers_for_all_of_it(meaning):
               "I still need to sort the recycling and call the plumber about the sink. Anyway the vet said "
               "Miso needs a special kidney diet from now on. Talk soon!", "Poor Miso.")
     meaning.index_pending("ada")
-    parts = meaning.db.execute("SELECT length(parts) FROM message_vectors WHERE parts IS NOT NULL").fetchall()
+    parts = meaning.db.execute("SELECT length(parts) FROM message_vectors WHERE length(parts) > 0").fetchall()
     assert [p[0] for p in parts] == [3 * 384 * 2]       # three sentences of float16s; short messages have none
     assert texts(meaning.recall("ada", "what food does Miso need?", k=3))[0].startswith("Thanks so much")
 
@@ -361,3 +361,23 @@ def test_a_question_naming_a_day_looks_at_what_was_said_that_day(tmp_path, clock
         found = texts(memory.recall("ada", "what did I do on 14 March 2023?", k=3, candidates=2))
         assert found[0] == "We took the boat out around the bay all afternoon"
         assert texts(memory.recall("ada", "what did I do on 14 March 2022?", k=3, candidates=2))[0] != found[0]
+
+
+def test_an_old_database_has_its_messages_read_again_by_sentences(tmp_path, clock):
+    long_one = ("Thanks so much for listening to me ramble about work all evening, you are the best. "
+                "Anyway the vet said Miso needs a special kidney diet from now on. Talk soon!")
+    with Memory(tmp_path / "old.db", clock=clock) as before:
+        say(before, "ada", "Miso knocked a glass off the table again", long_one, "Miso slept on my keyboard all day",
+            clock=clock)
+        stored = _stored_lists(before, "ada")
+        # as a database indexed before sentences were read: one vector a message, no sentences
+        before.db.execute("UPDATE message_vectors SET parts = NULL")
+    meaning = Memory(tmp_path / "old.db", clock=clock)
+    assert meaning.pending("ada") == 3
+    assert meaning.index_pending("ada") == 3 and meaning.pending("ada") == 0
+    ids, vectors, lists = _stored_lists(meaning, "ada")
+    assert ids == stored[0] and np.allclose(vectors, stored[1], atol=1e-3)   # the same vectors, none lost
+    np.testing.assert_allclose(lists, _brute_force(vectors), atol=2e-3)       # its neighbours without its old self
+    sentences = meaning.db.execute("SELECT length(parts) FROM message_vectors ORDER BY message_id").fetchall()
+    assert [s[0] for s in sentences] == [0, 2 * 384 * 2, 0]     # two sentences ("Talk soon!" joins the one before)
+    assert texts(meaning.recall("ada", "what food does Miso need?", k=1)) == [long_one]
