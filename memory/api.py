@@ -433,7 +433,8 @@ class Memory:
         return self._vector(text) if text.strip() else None
 
     def pending(self, user: str) -> int:
-        """How many of the user's messages have no vector yet (0 when recall by meaning is off).
+        """How many of the user's messages have no vector yet, or one from before sentences were read
+        (0 when recall by meaning is off).
         Plain SQL: the model is not loaded to answer."""
         if self._embedder_choice is None and self._model is None:
             return 0
