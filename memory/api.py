@@ -374,18 +374,21 @@ class Memory:
                 held = self.db.execute("SELECT rows FROM vector_counts WHERE user = ?", (user,)).fetchone()
                 self._indexed[user] = (newest, held[0] if held else 0)
                 break
-            split = [len(pieces(r["text"])) for r in batch]
+            rows_one = [(r, len(pieces(r["text"])) == 1) for r in batch]
             # a vector from before sentences were read stays when the message is one sentence
-            kept = [r["id"] for r, n in zip(batch, split) if r["had"] and n == 1]
-            batch = [r for r, n in zip(batch, split) if not (r["had"] and n == 1)]
+            kept = [r["id"] for r, single in rows_one if r["had"] and single]
+            rows_one = [(r, single) for r, single in rows_one if not (r["had"] and single)]
+            batch, one = [r for r, _ in rows_one], [single for _, single in rows_one]
             texts = [r["text"] for r in batch]
             # a one-sentence message just recalled with has its vector already
-            known = [self._vectors.get(t.strip()) if len(pieces(t)) == 1 else None for t in texts]
+            known = [self._vectors.get(t.strip()) if single else None for t, single in zip(texts, one)]
             todo = [i for i, v in enumerate(known) if v is None]
             fresh, fresh_parts = encode_messages(model, [texts[i] for i in todo])
-            vectors = np.stack([np.zeros(model.dim, np.float32) if v is None else v for v in known]) \
-                if texts else np.zeros((0, model.dim), np.float32)
+            vectors = np.zeros((len(texts), model.dim), np.float32)
             parts: list = [None] * len(texts)
+            for i, v in enumerate(known):
+                if v is not None:
+                    vectors[i] = v
             for j, i in enumerate(todo):
                 vectors[i], parts[i] = fresh[j], fresh_parts[j]
             with transaction(self.db):

@@ -48,7 +48,7 @@ def pieces(text: str) -> list[str]:
             out.append(sentence)
     if len(out) > 1 and len(out[-1].split()) < MIN_PIECE_WORDS:    # a short last one joins the one before
         out[-2:] = [f"{out[-2]} {out[-1]}"]
-    return out[:MAX_PIECES] or [text]
+    return out[:MAX_PIECES]
 
 
 def encode_messages(model: "Embedder", texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray | None]]:
