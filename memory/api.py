@@ -358,7 +358,7 @@ class Memory:
             return 0
         import numpy as np
 
-        from .embed import encode_messages, pieces
+        from .embed import answered, encode_messages, pieces
         total = self.pending(user) if progress else 0
         # Messages up to the watermark all have vectors, unless some were deleted since (a forget
         # redacts messages and drops their vectors): then everything is looked at again.
@@ -374,16 +374,17 @@ class Memory:
                 held = self.db.execute("SELECT rows FROM vector_counts WHERE user = ?", (user,)).fetchone()
                 self._indexed[user] = (newest, held[0] if held else 0)
                 break
-            rows_one = [(r, len(pieces(r["text"])) == 1) for r in batch]
-            # a vector from before sentences were read stays when the message is one sentence
+            # one sentence, answering no question of hers: its vector is all there is to it
+            rows_one = [(r, len(pieces(r["text"])) == 1 and answered(r["asked"]) is None) for r in batch]
+            # a vector from before sentences were read stays when that is all there is
             kept = [r["id"] for r, single in rows_one if r["had"] and single]
             rows_one = [(r, single) for r, single in rows_one if not (r["had"] and single)]
             batch, one = [r for r, _ in rows_one], [single for _, single in rows_one]
             texts = [r["text"] for r in batch]
-            # a one-sentence message just recalled with has its vector already
+            # such a message just recalled with has its vector already
             known = [self._vectors.get(t.strip()) if single else None for t, single in zip(texts, one)]
             todo = [i for i, v in enumerate(known) if v is None]
-            fresh, fresh_parts = encode_messages(model, [texts[i] for i in todo])
+            fresh, fresh_parts = encode_messages(model, [texts[i] for i in todo], [batch[i]["asked"] for i in todo])
             vectors = np.zeros((len(texts), model.dim), np.float32)
             parts: list = [None] * len(texts)
             for i, v in enumerate(known):

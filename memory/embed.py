@@ -51,22 +51,40 @@ def pieces(text: str) -> list[str]:
     return out[:MAX_PIECES]
 
 
-def encode_messages(model: "Embedder", texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray | None]]:
-    """Each message's vector and, for one of several sentences, its sentences' vectors (None for
-    one). A message of several is the normalised mean of its sentences (one forward pass per
-    sentence, no pass over the whole): close to the whole message's own vector, and its best
-    sentence can still match a question that one sentence answers."""
+def answered(asked: str | None) -> str | None:
+    """The question a message answers: the last sentence of her message before it, when that is a
+    question ("How long have you had them?" before "I've had them for three years")."""
+    if not asked or not asked.rstrip().endswith("?"):
+        return None
+    return pieces(asked)[-1]
+
+
+def encode_messages(model: "Embedder", texts: Sequence[str], asked: Sequence[str | None] | None = None
+                    ) -> tuple[np.ndarray, list[np.ndarray | None]]:
+    """Each message's vector and its further readings (None when it has none): for one of several
+    sentences, its sentences' vectors; for an answer to her question (`asked`: her message before
+    each, or None), its first sentence read after the question. A message of several sentences is
+    the normalised mean of its sentences (one forward pass per sentence, no pass over the whole):
+    close to the whole message's own vector, and its best sentence can still match a question that
+    one sentence answers. An answer takes its subject from the question ("three years" of what?),
+    so recall can find it by that subject; its own vector stays its own words'."""
     split = [pieces(t) for t in texts]
-    flat = model.encode([p for ps in split for p in ps])
+    questions = [answered(a) for a in (asked or [None] * len(texts))]
+    read_after = [f"{q} {ps[0]}" for q, ps in zip(questions, split) if q]
+    flat = model.encode([p for ps in split for p in ps] + read_after)
     vectors = np.zeros((len(texts), model.dim), np.float32)
     parts: list[np.ndarray | None] = []
-    start = 0
+    start, after = 0, len(flat) - len(read_after)
     for i, ps in enumerate(split):
         rows = flat[start:start + len(ps)]
         start += len(ps)
         mean = rows.mean(axis=0)
         vectors[i] = mean / max(float(np.linalg.norm(mean)), 1e-12)
-        parts.append(rows if len(ps) > 1 else None)
+        readings = [rows] if len(ps) > 1 else []
+        if questions[i]:
+            readings.append(flat[after:after + 1])
+            after += 1
+        parts.append(np.concatenate(readings) if readings else None)
     return vectors, parts
 
 

@@ -15,7 +15,8 @@ STORES: dict[str, str] = {
     "facts_fts": "follows facts (triggers on delete and update)",
     "messages": "a forgotten fact's source message and her reply to it are deleted; the value is redacted from every other message",
     "messages_fts": "follows messages (triggers on delete and update)",
-    "message_vectors": "a deleted or redacted message's vector is deleted (triggers); clearing a user deletes them. "
+    "message_vectors": "a deleted or redacted message's vector is deleted (triggers), and so is the vector of the "
+                       "user's answer just after a message of hers (it is read after her question too); clearing a user deletes them. "
                        "Other rows' neighbour lists (crowding) are cosines only, no ids or text, and may keep its number",
     "vector_counts": "per-user counts of message_vectors, kept by its triggers; dropped with the user",
     "summaries": "the value is redacted; clearing a user deletes them",

@@ -235,6 +235,33 @@ ALTER TABLE message_vectors ADD COLUMN parts BLOB;
 """
 
 
+_M009_ANSWERS = """
+-- An answer to her question is also read after it (its parts hold that reading, see embed.answered),
+-- so a vector may carry the words of her message just before: deleting or redacting hers deletes
+-- that vector too, and the next indexing makes it again from what is left.
+DROP TRIGGER messages_ad;
+DROP TRIGGER messages_au;
+CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    DELETE FROM message_vectors WHERE message_id = old.id;
+    DELETE FROM message_vectors WHERE old.role = 'assistant' AND message_id = (SELECT id FROM messages
+        WHERE user = old.user AND session IS old.session AND id > old.id ORDER BY id LIMIT 1);
+END;
+CREATE TRIGGER messages_au AFTER UPDATE OF text ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+    -- a redacted message's vector still encodes what was said: it goes, and is made again from the new text
+    DELETE FROM message_vectors WHERE message_id = old.id;
+    DELETE FROM message_vectors WHERE old.role = 'assistant' AND message_id = (SELECT id FROM messages
+        WHERE user = old.user AND session IS old.session AND id > old.id ORDER BY id LIMIT 1);
+END;
+-- Answers indexed before are read again at the next indexing.
+UPDATE message_vectors SET parts = NULL WHERE message_id IN (SELECT m.id FROM messages m WHERE m.role = 'user'
+    AND (SELECT p.role = 'assistant' AND rtrim(p.text, ' ' || char(9, 10, 13)) LIKE '%?' FROM messages p
+         WHERE p.user = m.user AND p.session IS m.session AND p.id < m.id ORDER BY p.id DESC LIMIT 1));
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -245,6 +272,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("006_pins", _M006_PINS),
     ("007_voiceprints", _M007_VOICEPRINTS),
     ("008_parts", _M008_PARTS),
+    ("009_answers", _M009_ANSWERS),
 ]
 
 

@@ -122,8 +122,8 @@ class VectorIndex:
             parts: list[np.ndarray | None] | None = None, fold: bool = True) -> None:
         """Store vectors for messages (inside the caller's transaction) with their neighbour lists,
         and fold them into the lists of the messages they are near; the scan sees them next sync.
-        `parts`: each message's sentence vectors, or None (one sentence, stored as empty; see
-        embed.encode_messages). A message's older vector, if any, must be deleted first; fold=False
+        `parts`: each message's further readings (its sentences, its answer read after her question),
+        or None (stored as empty; see embed.encode_messages). A message's older vector, if any, must be deleted first; fold=False
         for one read again (the others' lists already hold its old cosine, as after a deletion)."""
         held = self._sync(db, user)
         parts = parts or [None] * len(message_ids)
@@ -176,9 +176,13 @@ class VectorIndex:
 
     def missing(self, db: sqlite3.Connection, user: str, limit: int, after: int = 0) -> list[sqlite3.Row]:
         """The user's own messages newer than `after` with no vector yet, or one made before
-        messages were read by sentences (`parts` NULL), newest first; `had` says which had one."""
+        messages were read by sentences (`parts` NULL), newest first; `had` says which had one,
+        `asked` is her message just before it (None when the one before is not hers)."""
         return db.execute(
-            f"""SELECT m.id, m.text, EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id) AS had
+            f"""SELECT m.id, m.text, EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id) AS had,
+                       (SELECT CASE WHEN p.role = 'assistant' THEN p.text END FROM messages p
+                        WHERE p.user = m.user AND p.session IS m.session AND p.id < m.id
+                        ORDER BY p.id DESC LIMIT 1) AS asked
                 FROM messages m WHERE m.id > ? AND +m.user = ? AND m.role = 'user' AND {UNREAD}
                 ORDER BY m.id DESC LIMIT ?""", (after, user, limit)).fetchall()
 
@@ -213,8 +217,9 @@ class VectorIndex:
 
     @staticmethod
     def parts(db: sqlite3.Connection, message_ids: list[int]) -> dict[int, np.ndarray]:
-        """The sentence vectors of each given message that has several (read from the table: only
-        a recall's candidates need them, so they are not held in memory)."""
+        """The further readings of each given message that has some: its sentences, its answer read
+        after her question (read from the table: only a recall's candidates need them, so they are not
+        held in memory)."""
         if not message_ids:
             return {}
         found = db.execute(f"SELECT message_id, parts FROM message_vectors WHERE message_id IN "

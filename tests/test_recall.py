@@ -333,7 +333,8 @@ def test_one_sentence_of_a_long_message_answers_for_all_of_it(meaning):
 
 
 def test_what_the_user_said_next_carries_on_the_subject(meaning):
-    _exchange(meaning, "w", "I finally finished writing my first screenplay", "Wonderful. What's it about?",
+    # her reply asks nothing (a question would give the answer its subject: see the test below)
+    _exchange(meaning, "w", "I finally finished writing my first screenplay", "Wonderful. Do tell me what it is about.",
               "Two sisters who run a bakery in Lisbon", "How quaint.")
     _exchange(meaning, "x", "I printed the screenplay at the library", "Paper is wasteful.")
     _exchange(meaning, "y", "My friend read the screenplay draft last night", "How generous of them.")
@@ -342,6 +343,40 @@ def test_what_the_user_said_next_carries_on_the_subject(meaning):
     assert "Two sisters who run a bakery in Lisbon" in texts(meaning.recall("ada", "what is my screenplay about?", k=5))
     meaning.recall_settings = replace(meaning.recall_settings, continuation_weight=0.0)
     assert "Two sisters who run a bakery in Lisbon" not in texts(meaning.recall("ada", "what is my screenplay about?", k=5))
+
+
+def test_an_answer_is_recalled_by_the_question_it_answers(meaning):
+    meaning.recall_settings = replace(meaning.recall_settings, continuation_weight=0.0)   # this alone
+    _exchange(meaning, "a", "I dusted the piano in the hall", "Riveting.")
+    _exchange(meaning, "b", "The piano tuner is coming next week", "Noted.")
+    _exchange(meaning, "c", "Back from the shops", "How long have you been playing the piano?",
+              "Since I was seven years old", "Impressive, for a human.")
+    _exchange(meaning, "d", "I played the piano at my cousin's wedding", "How festive.")
+    for i, line in enumerate(("I was seven years old when we moved to Leeds", "My nephew turns seven next year",
+                              "Since last Tuesday I have had a cold")):
+        _exchange(meaning, f"e{i}", line, "Fascinating.")
+    meaning.index_pending("ada")
+    readings = meaning.db.execute("SELECT m.text, length(v.parts) FROM message_vectors v JOIN messages m "
+                                  "ON m.id = v.message_id WHERE length(v.parts) > 0").fetchall()
+    assert [tuple(r) for r in readings] == [("Since I was seven years old", 384 * 2)]   # read after her question
+    # by meaning alone: not a word of the question is in hers or in the answer
+    assert texts(meaning.recall("ada", "when did I start learning my instrument?", k=3))[0] == "Since I was seven years old"
+
+
+def test_forgetting_her_question_remakes_the_answer_read_after_it(meaning):
+    meaning.observe("ada", "I am allergic to peanuts", session="s")
+    meaning.log("ada", "s", "assistant", "Noted. Do you carry an epinephrine pen with you?")
+    answer = meaning.observe("ada", "Yes, always in my bag", session="s").message_id
+    meaning.index_pending("ada")
+
+    def reading() -> int | None:      # the bytes of the answer's further readings; None: no vector
+        row = meaning.db.execute("SELECT length(parts) FROM message_vectors WHERE message_id = ?", (answer,)).fetchone()
+        return row and row[0]
+    assert reading() == 384 * 2
+    meaning.forget("ada", "allergy")      # the source message and her reply to it go
+    assert reading() is None              # the answer's vector held her words: it goes with them
+    meaning.index_pending("ada")
+    assert reading() == 0                 # made again from what is left: no question before it now
 
 
 def test_a_question_naming_a_day_looks_at_what_was_said_that_day(tmp_path, clock):
@@ -381,3 +416,20 @@ def test_an_old_database_has_its_messages_read_again_by_sentences(tmp_path, cloc
     sentences = meaning.db.execute("SELECT length(parts) FROM message_vectors ORDER BY message_id").fetchall()
     assert [s[0] for s in sentences] == [0, 2 * 384 * 2, 0]     # two sentences ("Talk soon!" joins the one before)
     assert texts(meaning.recall("ada", "what food does Miso need?", k=1)) == [long_one]
+
+
+def test_a_database_from_before_answers_were_read_reads_them_at_the_next_indexing(tmp_path):
+    with Memory(tmp_path / "old.db") as before:
+        _exchange(before, "s", "Back from the shops", "How long have you been playing the piano?",
+                  "Since I was seven years old", "Noted. Anything else?", "No, that is all")
+        before.index_pending("ada")
+        # as migration 008 left it: no reading after her question, and the migration not run yet
+        before.db.execute("UPDATE message_vectors SET parts = x''")
+        before.db.execute("DELETE FROM migrations WHERE name = '009_answers'")
+    with Memory(tmp_path / "old.db") as after:
+        assert after.pending("ada") == 2            # the two answers; "Back from the shops" asked nothing
+        assert after.index_pending("ada") == 2
+        readings = after.db.execute("SELECT m.text, length(v.parts) FROM message_vectors v JOIN messages m "
+                                    "ON m.id = v.message_id ORDER BY m.id").fetchall()
+        assert [tuple(r) for r in readings] == [("Back from the shops", 0), ("Since I was seven years old", 768),
+                                                ("No, that is all", 768)]
