@@ -304,7 +304,13 @@ class Memory:
                      max_tokens: int = 400) -> str:
         """The block for the system prompt; "" when nothing is known."""
         summaries = [(r["created_at"], r["text"]) for r in S.newest(self.db, user, max_summaries)]
-        facts = [f for f in F.for_context(self.db, user, max_facts + 50) if not self.is_expired(f)]
+        newest = max_facts      # the newest facts, and more only while expired ones leave too few
+        while True:
+            found = F.for_context(self.db, user, newest)
+            facts = [f for f in found if not self.is_expired(f)]
+            if sum(not f.pinned for f in facts) >= max_facts or sum(not f.pinned for f in found) < newest:
+                break
+            newest *= 4
         block, dropped = ctx.render(facts, summaries, max_facts, max_summaries, max_tokens, self.max_value_chars)
         # One line for the user when their pins alone outgrow the block (None when all fit).
         self.context_notice = (f"{dropped} pinned fact(s) did not fit the memory block ({max_tokens} tokens); "

@@ -91,6 +91,12 @@ def test_expired_facts_leave_the_block_and_list_all_marks_them(tmp_path):
         block = mem.load_context("ada")
         assert "Leeds" in block and "hiking" not in block                       # identity never expires
         assert {f.key for f in mem.facts("ada") if mem.is_expired(f)} == {"likes"}
+    with Memory(tmp_path / "many.db", clock=clock, embedder=None, recall_settings=settings) as mem:
+        mem.observe("ada", "I live in Leeds")
+        for i in range(70):       # the newest facts, far more than the block holds, all expired by then
+            mem.remember("ada", f"favorite_thing{i}", f"thing {i}")
+        clock.now += timedelta(days=60)
+        assert "Leeds" in mem.load_context("ada", max_facts=10)
     config = tmp_path / "config.yaml"
     config.write_text("recall:\n  expire_days:\n    likes: 30\n")
     listed = glados("memory", "list", "--all", "--user", "ada", "--db", str(tmp_path / "m.db"), "--config", str(config))
