@@ -433,3 +433,14 @@ def test_a_database_from_before_answers_were_read_reads_them_at_the_next_indexin
                                     "ON m.id = v.message_id ORDER BY m.id").fetchall()
         assert [tuple(r) for r in readings] == [("Back from the shops", 0), ("Since I was seven years old", 768),
                                                 ("No, that is all", 768)]
+
+
+def test_the_scan_keeps_exactly_the_largest():
+    from memory.vectors import _top
+    rng = np.random.default_rng(3)
+    for size, n in ((50_000, 120), (3_000, 30), (10, 4), (8_000, 120)):
+        values = rng.standard_normal(size).astype(np.float32)
+        values[: size // 3] = values[0]          # ties
+        kept = _top(values, n)
+        assert len(set(kept.tolist())) == n
+        assert np.sort(values[kept]).tolist() == np.sort(values)[-n:].tolist()
