@@ -357,8 +357,9 @@ class Memory:
     def index_pending(self, user: str, limit: int | None = None,
                       progress: Callable[[int, int], None] | None = None) -> int:
         """Give vectors to the user's messages that have none (newest first, at most `limit`), and
-        read again by sentences those of several indexed before sentences were (see embed.pieces); the
-        vector of a message just recalled with is reused, not computed again. Returns how many."""
+        read again those indexed before their further readings were made (sentences, an answer read
+        after her question: see embed.encode_messages); the vector of a message just recalled with is
+        reused when it is all there is to it. Returns how many."""
         model = self._load_model()
         if model is None or self.read_only:
             return 0

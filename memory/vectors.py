@@ -24,7 +24,8 @@ from .embed import DIM
 REDUCE_FROM = 20_000   # from this many vectors, scan a reduced copy first (50k x 384 floats: ~3 ms a scan)
 REDUCED_DIM = 64       # its width: the principal directions of the user's own vectors
 SHORTLIST = 4          # candidates kept from the reduced scan, per result wanted, scored exactly
-# a message still to be (re)indexed: no vector, or one from before sentences were read (`parts` NULL)
+# a message still to be (re)indexed: no vector, or one from before its further readings were made
+# (`parts` NULL: migrations 008, sentences, and 009, answers)
 UNREAD = "NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id AND v.parts IS NOT NULL)"
 NEIGHBOURS = 10        # crowding: the mean cosine of a message's this many nearest
 FILL_BUDGET = 2e9      # multiply-adds one call of fill_neighbours may spend (about a quarter second)
@@ -123,8 +124,9 @@ class VectorIndex:
         """Store vectors for messages (inside the caller's transaction) with their neighbour lists,
         and fold them into the lists of the messages they are near; the scan sees them next sync.
         `parts`: each message's further readings (its sentences, its answer read after her question),
-        or None (stored as empty; see embed.encode_messages). A message's older vector, if any, must be deleted first; fold=False
-        for one read again (the others' lists already hold its old cosine, as after a deletion)."""
+        or None (stored as empty; see embed.encode_messages). A message's older vector, if any, must be
+        deleted first; fold=False for one read again (the others' lists already hold its old cosine,
+        as after a deletion)."""
         held = self._sync(db, user)
         parts = parts or [None] * len(message_ids)
         new = np.asarray(vectors, np.float32)
@@ -175,8 +177,8 @@ class VectorIndex:
         return len(rows), len(todo) - len(rows)
 
     def missing(self, db: sqlite3.Connection, user: str, limit: int, after: int = 0) -> list[sqlite3.Row]:
-        """The user's own messages newer than `after` with no vector yet, or one made before
-        messages were read by sentences (`parts` NULL), newest first; `had` says which had one,
+        """The user's own messages newer than `after` with no vector yet, or one made before its
+        further readings were (`parts` NULL), newest first; `had` says which had one,
         `asked` is her message just before it (None when the one before is not hers)."""
         return db.execute(
             f"""SELECT m.id, m.text, EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id) AS had,
