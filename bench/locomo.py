@@ -7,10 +7,10 @@
 The data (`../shared/data/locomo/`, CC BY-NC 4.0, evaluation only) is read at run time, never
 copied. Scored as its README says: each conversation is two users (one speaker's turns are the
 user's messages, the other's her replies; real session dates plus a minute a turn; an image turn
-gets "[image: caption]"), loaded by `Memory.import_` and indexed as `glados memory index` does; a
-question of categories 1-4 is asked of the speaker who said all its evidence, through recall with
-the shipped config's settings and k = 20, as written and in the first person (the asker's name ->
-"I" / "my"). Baselines over the same speaker's own turns, in the same run: Okapi BM25 (k1 1.2,
+gets "[image: caption]"), both loaded by `Memory.import_` before any question is asked, and indexed
+as `glados memory index` does; a question of categories 1-4 is asked of the speaker who said all its
+evidence, through recall with the shipped config's settings and k = 20, as written and in the first
+person (the asker's name -> "I" / "my"). Baselines over the same speaker's own turns, in the same run: Okapi BM25 (k1 1.2,
 b 0.75, non-negative idf, lowercase word tokens, recall's stop words, no stemming), cosine with
 the same MiniLM model, and their reciprocal-rank fusion (k = 60).
 """
@@ -165,9 +165,12 @@ def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses:
             model = memory._load_model()    # the baselines use the same model, loaded once
             if model is None:
                 raise SystemExit(f"locomo: {memory.recall_notice}; run ./test.sh once to install the sentence model")
+            # both speakers' messages are in before any question: BM25's statistics are the whole file's,
+            # so a store scored as it is made and the same store reopened rank alike
+            for name in (conv["speaker_a"], conv["speaker_b"]):
+                memory.import_(name, export(name, conv_id, all_turns))
             for name in (conv["speaker_a"], conv["speaker_b"]):
                 user = name
-                memory.import_(user, export(name, conv_id, all_turns))
                 ids = [r[0] for r in memory.db.execute("SELECT id FROM messages WHERE user = ? ORDER BY id", (user,))]
                 dia_of = {i: t["dia_id"] for i, t in zip(ids, all_turns)}
                 started = time.perf_counter()
