@@ -427,12 +427,12 @@ def test_a_database_from_before_answers_were_read_reads_them_at_the_next_indexin
         before.db.execute("UPDATE message_vectors SET parts = x''")
         before.db.execute("DELETE FROM migrations WHERE name = '009_answers'")
     with Memory(tmp_path / "old.db") as after:
-        assert after.pending("ada") == 2            # the two answers; "Back from the shops" asked nothing
+        assert after.pending("ada") == 2            # the two answers; "Back from the shops" answers no question
         assert after.index_pending("ada") == 2
         readings = after.db.execute("SELECT m.text, length(v.parts) FROM message_vectors v JOIN messages m "
                                     "ON m.id = v.message_id ORDER BY m.id").fetchall()
-        assert [tuple(r) for r in readings] == [("Back from the shops", 0), ("Since I was seven years old", 768),
-                                                ("No, that is all", 768)]
+        assert [tuple(r) for r in readings] == [("Back from the shops", 0), ("Since I was seven years old", 384 * 2),
+                                                ("No, that is all", 384 * 2)]
 
 
 def test_the_scan_keeps_exactly_the_largest():
