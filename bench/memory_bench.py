@@ -6,7 +6,8 @@
 Per turn: observe(utterance) + load_context + recall by words and meaning, with 1k facts stored
 for the user. Every user message has a vector (random unit vectors: the scan costs the same
 whatever they hold); the query's own vector is computed before the clock starts (it is measured
-on its own below: the sentence model, ~12 ms on one core). Prints p50/p95 per size, the growth
+on its own below: the sentence model, ~12 ms on one core). Prints p50/p95 per size, each step's p50
+(observe, the memory block, recall: where a slower turn went), the growth
 from the smallest to the largest, mining throughput, and the naive recall (every message scored by
 keyword overlap in Python) timed in the same run. Stored messages are synthetic with
 Zipf-distributed words (see VOCABULARY).
@@ -77,17 +78,22 @@ def build(path: Path, messages: int, facts: int, rng: random.Random) -> Memory:
     return mem
 
 
-def per_turn(mem: Memory, turns: int) -> list[float]:
-    times = []
+def per_turn(mem: Memory, turns: int) -> tuple[list[float], list[tuple[float, float, float]]]:
+    """Each turn's milliseconds, and its three steps' (observe, the memory block, recall)."""
+    times, steps = [], []
     for i in range(turns):
         text = TURNS[i % len(TURNS)]
         mem.embed(text)                 # the query's vector: outside the clock (see the docstring)
         t0 = time.perf_counter()
         mem.observe("u", text, session="bench")
+        t1 = time.perf_counter()
         mem.load_context("u")
+        t2 = time.perf_counter()
         mem.recall("u", text, k=3, session="bench", recent_window=12)
-        times.append((time.perf_counter() - t0) * 1000)
-    return times
+        t3 = time.perf_counter()
+        times.append((t3 - t0) * 1000)
+        steps.append(((t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000))
+    return times, steps
 
 
 def naive_recall(mem: Memory, text: str, k: int = 3) -> list[str]:
@@ -126,21 +132,23 @@ def main() -> None:
     table = Table(title=f"memory per turn (observe + load_context + recall), {facts} facts")
     for col in ("messages", "vectors", "p50 ms", "p95 ms", "naive recall ms", "our recall ms", "naive / ours"):
         table.add_column(col, justify="right")
-    p95s = []
+    p95s, split = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             mem = build(Path(tmp) / f"m{n}.db", n, facts, rng)
             per_turn(mem, 10)                                   # warm the page cache
-            times = per_turn(mem, turns)
+            times, steps = per_turn(mem, turns)
             query = TURNS[0]
             naive = timed(lambda: naive_recall(mem, query), 5)
             ours = timed(lambda: mem.recall("u", query, k=3), 20)
             p95s.append(pct(times, 0.95))
             vectors = mem.db.execute("SELECT count(*) FROM message_vectors").fetchone()[0]
+            split.append(f"{n:,}: " + " / ".join(f"{statistics.median(step):.2f}" for step in zip(*steps)))
             table.add_row(f"{n:,}", f"{vectors:,}", f"{statistics.median(times):.2f}", f"{p95s[-1]:.2f}", f"{naive:.2f}",
                           f"{ours:.2f}", f"{naive / ours:.0f}x")
             mem.close()
     console.print(table)
+    console.print(f"p50 ms of each step, observe / the memory block / recall: {'; '.join(split)}")
     console.print(f"p95 growth {sizes[0]:,} -> {sizes[-1]:,} messages: {p95s[-1] / p95s[0]:.2f}x "
                   f"(target at most 2x; p95 at the largest size target at most 5 ms)")
     model = embed.load()
