@@ -10,9 +10,9 @@ user's messages, the other's her replies; real session dates plus a minute a tur
 gets "[image: caption]"), both loaded by `Memory.import_` before any question is asked, and indexed
 as `glados memory index` does; a question of categories 1-4 is asked of the speaker who said all its
 evidence, through recall with the shipped config's settings and k = 20, as written and in the first
-person (the asker's name -> "I" / "my"). Baselines over the same speaker's own turns, in the same run: Okapi BM25 (k1 1.2,
-b 0.75, non-negative idf, lowercase word tokens, recall's stop words, no stemming), cosine with
-the same MiniLM model, and their reciprocal-rank fusion (k = 60).
+person (the asker's name -> "I" / "my"). Baselines over the same speaker's own turns, in the same
+run: Okapi BM25 (k1 1.2, b 0.75, non-negative idf, lowercase word tokens, recall's stop words, no
+stemming), cosine with the same MiniLM model, and their reciprocal-rank fusion (k = 60).
 """
 from __future__ import annotations
 

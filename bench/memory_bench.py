@@ -78,9 +78,9 @@ def build(path: Path, messages: int, facts: int, rng: random.Random) -> Memory:
     return mem
 
 
-def per_turn(mem: Memory, turns: int) -> tuple[list[float], list[tuple[float, float, float]]]:
-    """Each turn's milliseconds, and its three steps' (observe, the memory block, recall)."""
-    times, steps = [], []
+def per_turn(mem: Memory, turns: int) -> list[tuple[float, float, float]]:
+    """Each turn's three steps, in milliseconds: observe, the memory block, recall."""
+    steps = []
     for i in range(turns):
         text = TURNS[i % len(TURNS)]
         mem.embed(text)                 # the query's vector: outside the clock (see the docstring)
@@ -91,9 +91,8 @@ def per_turn(mem: Memory, turns: int) -> tuple[list[float], list[tuple[float, fl
         t2 = time.perf_counter()
         mem.recall("u", text, k=3, session="bench", recent_window=12)
         t3 = time.perf_counter()
-        times.append((t3 - t0) * 1000)
         steps.append(((t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000))
-    return times, steps
+    return steps
 
 
 def naive_recall(mem: Memory, text: str, k: int = 3) -> list[str]:
@@ -137,7 +136,8 @@ def main() -> None:
         for n in sizes:
             mem = build(Path(tmp) / f"m{n}.db", n, facts, rng)
             per_turn(mem, 10)                                   # warm the page cache
-            times, steps = per_turn(mem, turns)
+            steps = per_turn(mem, turns)
+            times = [sum(step) for step in steps]
             query = TURNS[0]
             naive = timed(lambda: naive_recall(mem, query), 5)
             ours = timed(lambda: mem.recall("u", query, k=3), 20)

@@ -382,14 +382,13 @@ class Memory:
                 self._indexed[user] = (newest, held[0] if held else 0)
                 break
             # one sentence, answering no question of hers: its vector is all there is to it
-            rows_one = [(r, len(pieces(r["text"])) == 1 and answered(r["asked"]) is None) for r in batch]
-            # a vector from before sentences were read stays when that is all there is
-            kept = [r["id"] for r, single in rows_one if r["had"] and single]
-            rows_one = [(r, single) for r, single in rows_one if not (r["had"] and single)]
-            batch, one = [r for r, _ in rows_one], [single for _, single in rows_one]
+            single = {r["id"] for r in batch if len(pieces(r["text"])) == 1 and answered(r["asked"]) is None}
+            # a vector from before its further readings were made stays when that is all there is
+            kept = [r["id"] for r in batch if r["had"] and r["id"] in single]
+            batch = [r for r in batch if not (r["had"] and r["id"] in single)]
             texts = [r["text"] for r in batch]
             # such a message just recalled with has its vector already
-            known = [self._vectors.get(t.strip()) if single else None for t, single in zip(texts, one)]
+            known = [self._vectors.get(r["text"].strip()) if r["id"] in single else None for r in batch]
             todo = [i for i, v in enumerate(known) if v is None]
             fresh, fresh_parts = encode_messages(model, [texts[i] for i in todo], [batch[i]["asked"] for i in todo])
             vectors = np.zeros((len(texts), model.dim), np.float32)
