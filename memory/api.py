@@ -59,6 +59,20 @@ class Observation:
     parsed: Parsed = field(default_factory=lambda: Parsed(""))
 
 
+@dataclass(frozen=True)
+class _Block:
+    """A memory block as built: it holds while the user's facts and summaries are unchanged (`version`,
+    block_changes' seq) and until the first of its facts expires."""
+    version: int
+    built: datetime
+    until: datetime | None
+    text: str
+    notice: str | None
+
+    def fresh(self, version: int, now: datetime) -> bool:
+        return version == self.version and self.built <= now and (self.until is None or now <= self.until)
+
+
 class Memory:
     """Facts, messages, recall, summaries and context for any number of users in one SQLite file."""
 
@@ -83,6 +97,7 @@ class Memory:
         self._model: "Embedder | None" = None
         self._index = None
         self._vectors: OrderedDict[str, object] = OrderedDict()   # text -> vector, the newest few
+        self._blocks: dict[tuple, _Block] = {}          # the memory block last built, per user and limits
         self._indexed: dict[str, tuple[int, int]] = {}   # user -> (every message up to this id has a vector, rows then)
 
     def close(self) -> None:
@@ -302,20 +317,38 @@ class Memory:
 
     def load_context(self, user: str, max_facts: int = 10, max_summaries: int = 3,
                      max_tokens: int = 400) -> str:
-        """The block for the system prompt; "" when nothing is known."""
+        """The block for the system prompt; "" when nothing is known. Built again only when the user's
+        facts or summaries changed (block_changes, whichever process wrote) or a fact in it expired."""
+        now = self.clock()
+        row = self.db.execute("SELECT seq FROM block_changes WHERE user = ?", (user,)).fetchone()
+        version = row[0] if row else 0
+        key = (user, max_facts, max_summaries, max_tokens, tuple(self.recall_settings.expire_days.items()))
+        block = self._blocks.get(key)
+        if block is None or not block.fresh(version, now):
+            block = self._blocks[key] = self._build_context(user, max_facts, max_summaries, max_tokens, version, now)
+        self.context_notice = block.notice
+        return block.text
+
+    def _build_context(self, user: str, max_facts: int, max_summaries: int, max_tokens: int,
+                       version: int, now: datetime) -> "_Block":
+        from .kinds import key_kind
         summaries = [(r["created_at"], r["text"]) for r in S.newest(self.db, user, max_summaries)]
+        expiry = self.recall_settings.expire_days
         newest = max_facts      # the newest facts, and more only while expired ones leave too few
         while True:
             found = F.for_context(self.db, user, newest)
-            facts = [f for f in found if not self.is_expired(f)]
+            ends = [None if f.pinned else R.expires_at(key_kind(f.key), f.asserted_at, expiry) for f in found]
+            live = [(f, end) for f, end in zip(found, ends) if end is None or now <= end]
+            facts = [f for f, _ in live]
             if sum(not f.pinned for f in facts) >= max_facts or sum(not f.pinned for f in found) < newest:
                 break
             newest *= 4
-        block, dropped = ctx.render(facts, summaries, max_facts, max_summaries, max_tokens, self.max_value_chars)
+        text, dropped = ctx.render(facts, summaries, max_facts, max_summaries, max_tokens, self.max_value_chars)
         # One line for the user when their pins alone outgrow the block (None when all fit).
-        self.context_notice = (f"{dropped} pinned fact(s) did not fit the memory block ({max_tokens} tokens); "
-                               "unpin some or raise memory.context_tokens") if dropped else None
-        return block
+        notice = (f"{dropped} pinned fact(s) did not fit the memory block ({max_tokens} tokens); "
+                  "unpin some or raise memory.context_tokens") if dropped else None
+        until = min((end for _, end in live if end is not None), default=None)
+        return _Block(version, now, until, text, notice)
 
     def is_expired(self, fact: F.Fact) -> bool:
         """Past its kind's expiry (recall_settings.expire_days): out of recall and the block, kept in history."""

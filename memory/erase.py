@@ -19,6 +19,8 @@ STORES: dict[str, str] = {
                        "user's answer just after a message of hers (it is read after her question too); clearing a user deletes them. "
                        "Other rows' neighbour lists (crowding) are cosines only, no ids or text, and may keep its number",
     "vector_counts": "per-user counts of message_vectors, kept by its triggers; dropped with the user",
+    "block_changes": "which user's facts or summaries changed last (a user id and a counter, kept by triggers); "
+                     "dropped with the user",
     "summaries": "the value is redacted; clearing a user deletes them",
     "voiceprints": "a person's voice (no words in it); clearing the user or `glados speakers forget` deletes it",
 }
@@ -36,7 +38,8 @@ def erase_user(db: sqlite3.Connection, user: str) -> dict[str, int]:
     """Everything about one user, from every store."""
     counts = {table: db.execute(f"DELETE FROM {table} WHERE user = ?", (user,)).rowcount
               for table in ("facts", "message_vectors", "messages", "summaries", "voiceprints")}
-    db.execute("DELETE FROM vector_counts WHERE user = ?", (user,))
+    for table in ("vector_counts", "block_changes"):     # after the rows whose triggers keep them
+        db.execute(f"DELETE FROM {table} WHERE user = ?", (user,))
     return counts
 
 

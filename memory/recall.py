@@ -411,10 +411,17 @@ def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: st
 NEVER_EXPIRE = ("health", "identity", "note")
 
 
-def expired(kind: str, created_at: str, now: datetime, expire_days: dict[str, float | None]) -> bool:
-    """Past its kind's expiry (a passing state after a day, by default); health, identity and notes never."""
+def expires_at(kind: str, created_at: str, expire_days: dict[str, float | None]) -> datetime | None:
+    """When an item of its kind leaves recall (a passing state after a day, by default); None for
+    never (health, identity and notes, or a kind with no expiry)."""
     days = None if kind in NEVER_EXPIRE else expire_days.get(kind)
-    return bool(days) and (now - _parse_time(created_at)).total_seconds() > days * 86400
+    return _parse_time(created_at) + timedelta(days=days) if days else None
+
+
+def expired(kind: str, created_at: str, now: datetime, expire_days: dict[str, float | None]) -> bool:
+    """Past its kind's expiry (see expires_at)."""
+    end = expires_at(kind, created_at, expire_days)
+    return end is not None and now > end
 
 
 def pinned_sources(db: sqlite3.Connection, user: str) -> set[int]:

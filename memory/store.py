@@ -262,6 +262,40 @@ UPDATE message_vectors SET parts = NULL WHERE message_id IN (SELECT m.id FROM me
 """
 
 
+_M010_BLOCK_CHANGES = """
+-- Which user's facts or summaries changed last: the memory block is built again only after a change
+-- (or when a fact in it expires). A new seq on every change (AUTOINCREMENT never reuses one, not even
+-- after the user is cleared), so a process holding a block can tell it is stale, whoever wrote.
+-- Delete and insert, not INSERT OR REPLACE: a statement's own conflict clause (INSERT OR IGNORE of a
+-- summary) would override the trigger's.
+CREATE TABLE block_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, user TEXT NOT NULL UNIQUE);
+CREATE TRIGGER facts_block_ai AFTER INSERT ON facts BEGIN
+    DELETE FROM block_changes WHERE user = new.user;
+    INSERT INTO block_changes (user) VALUES (new.user);
+END;
+CREATE TRIGGER facts_block_au AFTER UPDATE ON facts BEGIN
+    DELETE FROM block_changes WHERE user = new.user;
+    INSERT INTO block_changes (user) VALUES (new.user);
+END;
+CREATE TRIGGER facts_block_ad AFTER DELETE ON facts BEGIN
+    DELETE FROM block_changes WHERE user = old.user;
+    INSERT INTO block_changes (user) VALUES (old.user);
+END;
+CREATE TRIGGER summaries_block_ai AFTER INSERT ON summaries BEGIN
+    DELETE FROM block_changes WHERE user = new.user;
+    INSERT INTO block_changes (user) VALUES (new.user);
+END;
+CREATE TRIGGER summaries_block_au AFTER UPDATE ON summaries BEGIN
+    DELETE FROM block_changes WHERE user = new.user;
+    INSERT INTO block_changes (user) VALUES (new.user);
+END;
+CREATE TRIGGER summaries_block_ad AFTER DELETE ON summaries BEGIN
+    DELETE FROM block_changes WHERE user = old.user;
+    INSERT INTO block_changes (user) VALUES (old.user);
+END;
+"""
+
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -273,6 +307,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("007_voiceprints", _M007_VOICEPRINTS),
     ("008_parts", _M008_PARTS),
     ("009_answers", _M009_ANSWERS),
+    ("010_block_changes", _M010_BLOCK_CHANGES),
 ]
 
 

@@ -1,5 +1,5 @@
 """The memory block: empty guard, pinned facts first, cap, token budget, values as data."""
-from memory import Memory, build_system_prompt, estimate_tokens
+from memory import Memory, RecallSettings, build_system_prompt, estimate_tokens
 
 
 def test_new_user_gets_no_block_and_an_unchanged_prompt(mem):
@@ -58,3 +58,25 @@ def test_build_system_prompt_appends_the_block(mem):
     mem.observe("ada", "My name is Ada")
     prompt = build_system_prompt("You are GLaDOS.", mem.load_context("ada"))
     assert prompt.startswith("You are GLaDOS.\n\n") and '"Ada"' in prompt
+
+
+def test_the_block_follows_every_change_whoever_writes_it_and_the_clock(tmp_path, clock):
+    """The block is kept between turns; a change by another process, a cleared user, a new summary or
+    a fact expiring (no write at all) is in the next one."""
+    path, settings = tmp_path / "m.db", RecallSettings(expire_days={"likes": 30.0})
+    with Memory(path, clock=clock, embedder=None, recall_settings=settings) as turns, \
+            Memory(path, clock=clock, embedder=None) as other:
+        turns.observe("ada", "I live in Leeds")
+        assert "Leeds" in turns.load_context("ada")
+        other.remember("ada", "pet", "a tortoise")
+        assert "tortoise" in turns.load_context("ada")
+        other.add_summary("ada", "s1", "talked about tortoises")
+        assert "talked about tortoises" in turns.load_context("ada")
+        other.clear("ada")
+        assert turns.load_context("ada") == ""
+        other.remember("ada", "location", "York")        # the first change after clearing is new too
+        assert "York" in turns.load_context("ada") and "Leeds" not in turns.load_context("ada")
+        turns.observe("ada", "I love hiking")
+        assert "hiking" in turns.load_context("ada")
+        clock.advance(days=31)                           # a like expires after 30 days here
+        assert "hiking" not in turns.load_context("ada") and "York" in turns.load_context("ada")
