@@ -97,6 +97,7 @@ class Memory:
         self._model: "Embedder | None" = None
         self._index = None
         self._vectors: OrderedDict[str, object] = OrderedDict()   # text -> vector, the newest few
+        self._word_counts = R.WordCounts()               # how many messages hold a word, for BM25
         self._blocks: dict[tuple, _Block] = {}          # the memory block last built, per user and limits
         self._indexed: dict[str, tuple[int, int]] = {}   # user -> (every message up to this id has a vector, rows then)
 
@@ -366,7 +367,7 @@ class Memory:
         text = R.as_asked_by(text, self._names(user))
         query = self._vector(text) if text.strip() else None
         return R.recall(self.db, user, text, k, session, recent_window, settings, self.now(),
-                        self._index if query is not None else None, query)
+                        self._index if query is not None else None, query, self._word_counts)
 
     def _names(self, user: str) -> list[str]:
         """What the user is called: their name facts (and each one's first word), and the user id

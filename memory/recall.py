@@ -136,7 +136,8 @@ class _Candidate:
 
 def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
            recent_window: int = 0, settings: RecallSettings = RecallSettings(), now: str | None = None,
-           index: "VectorIndex | None" = None, query: "np.ndarray | None" = None) -> list[Recalled]:
+           index: "VectorIndex | None" = None, query: "np.ndarray | None" = None,
+           counted: WordCounts | None = None) -> list[Recalled]:
     """The k earlier messages and notes that best match `text`, best first.
 
     Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept; at
@@ -154,6 +155,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     An item within duplicate_cosine of one already chosen may restate it: it comes only after every
     other relevant item, one per chosen item, so a fact said four times never fills the list; one
     said again nearly word for word (REPEAT, the same numbers) not at all.
+    `counted`: word counts kept between recalls (see WordCounts); without it, counted afresh.
     Never returned: another user's items, the current session's newest `recent_window` messages
     (already in the prompt), and messages whose facts have all been superseded or retracted."""
     words = terms(text)
@@ -162,7 +164,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     cutoff = _window_start(db, user, session, recent_window)
     found: dict[str, _Candidate] = {}
     if words:
-        _by_words(db, user, words, session, cutoff, settings.candidates, found, settings.context_weight)
+        _by_words(db, user, words, session, cutoff, settings.candidates, found, settings.context_weight, counted)
     named = asked_about(text) if settings.date_weight else None    # "what did I do on 12 July 2022?"
     vectors: dict = {}
     if index is not None and query is not None:
@@ -232,8 +234,8 @@ def _meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "n
         return
     vectors.update(found)
     cosines = dict(zip(found, (np.stack(list(found.values())) @ query).tolist()))
-    for m, parts in index.parts(db, list(found)).items():
-        cosines[m] = max(cosines[m], float((parts @ query).max()))
+    for m, best in index.best_parts(db, list(found), query).items():
+        cosines[m] = max(cosines[m], best)
     for c in candidates:
         if c.message_id in cosines:
             c.cosine = cosines[c.message_id]
@@ -293,13 +295,38 @@ _STILL_TRUE = """NOT (EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = 
                  AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to IS NULL))"""
 
 
-def scored_words(db: sqlite3.Connection, words: list[str], budget: int = MAX_SCORED
-                 ) -> tuple[list[str], int, dict[str, int]]:
+class WordCounts:
+    """How many messages hold each word (FTS5), for BM25's budget and idf. Counting a common word
+    costs 0.1-0.2 ms at 100,000 messages, so a count is kept until the log has grown by RECOUNT of
+    its size since (1%: idf moves by less than that); a deletion leaves it a little high until then,
+    as it leaves N (see full_match). Holds words and numbers only, never text."""
+    RECOUNT = 0.01
+    SIZE = 4096
+
+    def __init__(self) -> None:
+        self._counts: dict[str, tuple[int, int]] = {}    # word -> (messages holding it, newest id then)
+
+    def __call__(self, db: sqlite3.Connection, words: list[str], newest: int) -> dict[str, int]:
+        if len(self._counts) > self.SIZE:
+            self._counts.clear()
+        for w in words:
+            count, then = self._counts.get(w, (0, -1))
+            if then < 0 or newest - then > newest * self.RECOUNT or newest < then:
+                self._counts[w] = (_count(db, w), newest)
+        return {w: self._counts[w][0] for w in words}
+
+
+def _count(db: sqlite3.Connection, word: str) -> int:
+    return db.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?", (fts_query([word]),)).fetchone()[0]
+
+
+def scored_words(db: sqlite3.Connection, words: list[str], budget: int = MAX_SCORED, newest: int = 0,
+                 counted: WordCounts | None = None) -> tuple[list[str], int, dict[str, int]]:
     """The query words BM25 ranks by: rarest first, while the messages holding them stay within
-    `budget` (always at least the rarest); and how many messages hold them, at most. Common words add little to BM25 and cost the most; what
-    they would have found is left to the meaning side."""
-    counts = {w: db.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?",
-                            (fts_query([w]),)).fetchone()[0] for w in words}
+    `budget` (always at least the rarest); and how many messages hold them, at most (counted afresh,
+    or by `counted` as of the newest message id `newest`). Common words add little to BM25 and cost
+    the most; what they would have found is left to the meaning side."""
+    counts = counted(db, words, newest) if counted else {w: _count(db, w) for w in words}
     kept, total = [], 0
     for w in sorted(words, key=counts.__getitem__):
         if kept and total + counts[w] > budget:
@@ -309,22 +336,28 @@ def scored_words(db: sqlite3.Connection, words: list[str], budget: int = MAX_SCO
     return kept, total, counts
 
 
-def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int]) -> float:
+def newest_id(db: sqlite3.Connection) -> int:
+    return db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+
+
+def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int], newest: int) -> float:
     """What BM25 gives a message of average length holding each query word once: the sum of the
     words' idf (FTS5's formula). A match's share of it says how much of the question it covers,
     whatever the question: one common word shared is a weak match even when it is the best one."""
     # FTS5's N is its row count: every message. Counting costs about 1 ms at 100,000; past EXACT_BELOW
     # the newest id stands in (deleted messages make it a little high: idf moves by as little)
-    n = db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+    n = newest
     if n < EXACT_BELOW:
         n = db.execute("SELECT count(*) FROM messages").fetchone()[0]
     return sum(max(1e-6, math.log((n - counts[w] + 0.5) / (counts[w] + 0.5))) for w in words) or 1.0
 
 
 def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str | None, cutoff: int,
-              limit: int, found: dict[str, _Candidate], context_weight: float = 0.0) -> None:
-    kept, matches, counts = scored_words(db, words)
-    full = full_match(db, words, counts)
+              limit: int, found: dict[str, _Candidate], context_weight: float = 0.0,
+              counted: WordCounts | None = None) -> None:
+    newest = newest_id(db)
+    kept, matches, counts = scored_words(db, words, MAX_SCORED, newest, counted)
+    full = full_match(db, words, counts, newest)
     query = fts_query(kept)
     oldest = 0
     if matches > MAX_SCORED:   # even the rarest word is in more messages than that: its newest ones

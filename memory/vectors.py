@@ -218,15 +218,20 @@ class VectorIndex:
         return {m: held.matrix[i] for m, i in rows.items()}, {m: float(crowd[i]) for m, i in rows.items()}
 
     @staticmethod
-    def parts(db: sqlite3.Connection, message_ids: list[int]) -> dict[int, np.ndarray]:
-        """The further readings of each given message that has some: its sentences, its answer read
-        after her question (read from the table: only a recall's candidates need them, so they are not
-        held in memory)."""
+    def best_parts(db: sqlite3.Connection, message_ids: list[int], query: np.ndarray) -> dict[int, float]:
+        """The cosine with `query` of the best further reading of each given message that has some: its
+        sentences, its answer read after her question (read from the table, in one pass: only a recall's
+        candidates need them, so they are not held in memory)."""
         if not message_ids:
             return {}
         found = db.execute(f"SELECT message_id, parts FROM message_vectors WHERE message_id IN "
-                           f"({','.join('?' * len(message_ids))}) AND length(parts) > 0", list(message_ids))
-        return {m: np.frombuffer(blob, np.float16).reshape(-1, DIM).astype(np.float32) for m, blob in found}
+                           f"({','.join('?' * len(message_ids))}) AND length(parts) > 0", list(message_ids)).fetchall()
+        if not found:
+            return {}
+        rows = np.fromiter((len(blob) // (2 * DIM) for _, blob in found), np.int64, len(found))
+        cosines = np.frombuffer(b"".join(blob for _, blob in found), np.float16).reshape(-1, DIM).astype(np.float32) @ query
+        best = np.maximum.reduceat(cosines, np.cumsum(rows) - rows)
+        return {m: float(c) for (m, _), c in zip(found, best)}
 
     @staticmethod
     def _rows(held: _UserVectors, message_ids: list[int]) -> dict[int, int]:
