@@ -17,7 +17,7 @@ from .intent import Change, Parsed
 from .proposals import Proposal, Verdict
 from .records import Message, Session, Summary, Voiceprint
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
-from .text import clean
+from .text import clean, pieces
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -399,7 +399,7 @@ class Memory:
             return 0
         import numpy as np
 
-        from .embed import answered, encode_messages, pieces
+        from .embed import answered, encode_messages
         total = self.pending(user) if progress else 0
         # Messages up to the watermark all have vectors, unless some were deleted since (a forget
         # redacts messages and drops their vectors): then everything is looked at again.

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import re
 import struct
 import threading
 import zipfile
@@ -20,13 +19,12 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from .text import pieces
+
 PACKAGE = "all_minilm_l6_v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 MAX_TOKENS = 128     # the model was trained on 128; a longer message is cut (its start carries it)
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-MIN_PIECE_WORDS = 4  # a shorter sentence ("Thanks, Nate!") is read with the next one
-MAX_PIECES = 8       # sentences given a vector of their own, from the start of a message
 
 
 class Embedder(Protocol):
@@ -35,20 +33,6 @@ class Embedder(Protocol):
     dim: int
 
     def encode(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
-def pieces(text: str) -> list[str]:
-    """A message's sentences, each short one joined to the next ("Wow! I finally finished my
-    screenplay." is one piece), at most MAX_PIECES from its start; one piece for a single sentence."""
-    out: list[str] = []
-    for sentence in SENTENCE_END.split(text[:4000].strip()):
-        if out and len(out[-1].split()) < MIN_PIECE_WORDS:
-            out[-1] = f"{out[-1]} {sentence}"
-        else:
-            out.append(sentence)
-    if len(out) > 1 and len(out[-1].split()) < MIN_PIECE_WORDS:    # a short last one joins the one before
-        out[-2:] = [f"{out[-2]} {out[-1]}"]
-    return out[:MAX_PIECES]
 
 
 def answered(asked: str | None) -> str | None:

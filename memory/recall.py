@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Iterable
 import re   # the standard module: reading memories must not load the rules' `regex`
 
 from .dates import asked_about
+from .text import pieces
 
 if TYPE_CHECKING:
     import numpy as np
@@ -93,6 +94,13 @@ def terms(text: str) -> list[str]:
         if word not in STOPWORDS and len(word) > 1 and word not in out:
             out.append(word)
     return out[:MAX_TERMS]
+
+
+def asks(text: str) -> float:
+    """The share of its sentences that ask: 1 for a question ("How was the trip? Did you see the
+    falls?"), which answers nothing; 0.5 for "I love sci-fi movies! What about you?"."""
+    found = pieces(text)
+    return sum(1 for piece in found if QUESTION.match(piece)) / max(1, len(found))
 
 
 def as_asked_by(text: str, names: list[str]) -> str:
@@ -184,8 +192,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             _score(c, query, named, moment, settings)
         for source, answer in pairs:
             passed = settings.continuation_weight * source.relevance
-            if QUESTION.match(answer.text):
-                passed *= settings.question_weight
+            passed *= settings.question_weight ** asks(answer.text)
             if _relevant(source, settings) and passed > answer.relevance:
                 answer.relevance, answer.continues = passed, True
                 answer.score = passed * _decay(answer, moment, settings.half_life_days)
@@ -250,8 +257,7 @@ def _score(c: _Candidate, query: "np.ndarray | None", named: tuple[date, date] |
         base = c.words
     else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
         base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
-    if QUESTION.match(c.text):
-        base *= settings.question_weight      # an earlier question is a poor answer to a new one
+    base *= settings.question_weight ** asks(c.text)     # an earlier question is a poor answer to a new one
     if named and named[0] <= date.fromisoformat(c.created_at[:10]) <= named[1]:
         base += settings.date_weight          # said in the days the question names
     c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)

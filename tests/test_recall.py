@@ -332,6 +332,16 @@ def test_one_sentence_of_a_long_message_answers_for_all_of_it(meaning):
     assert texts(meaning.recall("ada", "what food does Miso need?", k=3))[0].startswith("Thanks so much")
 
 
+@pytest.mark.parametrize("use_meaning", [False, True])
+def test_saying_something_and_asking_back_is_not_a_question(tmp_path, clock, use_meaning):
+    """An earlier question answers nothing; a statement that ends by asking back still says something."""
+    with Memory(tmp_path / "m.db", clock=clock, embedder="auto" if use_meaning else None) as memory:
+        say(memory, "ada", "Do you like sci-fi movies?",
+            "I love sci-fi movies, I watch one every single weekend! What's your favourite film of theirs?", clock=clock)
+        memory.index_pending("ada")
+        assert texts(memory.recall("ada", "which sci-fi movies do I love?", k=2))[0].startswith("I love sci-fi")
+
+
 def test_what_the_user_said_next_carries_on_the_subject(meaning):
     # her reply asks nothing (a question would give the answer its subject: see the test below)
     _exchange(meaning, "w", "I finally finished writing my first screenplay", "Wonderful. Do tell me what it is about.",
