@@ -1,7 +1,7 @@
 """Does she keep up with a room? Long recordings of people talking who never call her, cut by the voice
 loop's segmenter and heard by its gate one utterance after another, as the loop does: the real-time
 factor (seconds of work per second of audio; under 1 keeps up) of the gate as configured, side by side
-with the same gate without the name model (`voice.wake.name_model: 0`: every utterance then goes through
+with the same gate without the name model (SHIPPED with no name model floor: every utterance then goes through
 the plain check, the second look, the name check and the looks after pauses), in the same run.
 
     .venv/bin/python bench/room_bench.py [--minutes M] [--threads N]
@@ -34,6 +34,7 @@ from assistant.events import RATE  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.voice.vad import SileroVAD, VadOptions, segment  # noqa: E402
 from assistant.wake import WakeGate, make_wake  # noqa: E402
+from assistant.wake.decide import SHIPPED  # noqa: E402
 from bench.realvoices import recording, recordings  # noqa: E402
 from bench.wake_bench import load, speech, spoken_set  # noqa: E402
 from bench.wake_real import SOURCES  # noqa: E402
@@ -84,8 +85,8 @@ def main() -> None:
     config = load_config()
     v = config.voice
     stt, wake, vad = make_transcriber(v.stt), make_wake(v.wake), SileroVAD()
-    gates = {"as configured": WakeGate.configured(stt, wake, v.wake),
-             "no name model": WakeGate.configured(stt, wake, replace(v.wake, name_model=0.0))}
+    gates = {"as configured": WakeGate.configured(stt, wake),
+             "no name model": WakeGate.configured(stt, wake, replace(SHIPPED, name_floor=0.0))}
     options = VadOptions.configured(v, early_s=0.0)
     heard = rooms(max(60.0, args.minutes * 60), v, vad, console)
     table = Table(title=f"rooms nobody calls her in: the gate's work per second of audio ({os.cpu_count()} cores)")

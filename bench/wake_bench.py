@@ -27,7 +27,7 @@ Each recording is one utterance carrying the pauses the loop's segmenter finds i
 
 --merged N builds utterances of two of the set's recordings with a breath between (under the end
 silence: the segmenter keeps them as one), N of each kind, and counts how often each woke her with
-the look after pauses and without it (voice.wake.pause_look_s), and the gate's time.
+the look after pauses and without it (SHIPPED.pause_look_s in assistant/wake/decide.py), and the gate's time.
 """
 from __future__ import annotations
 
@@ -53,6 +53,7 @@ from assistant.audio.wavfile import read_wav  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.events import RATE, Pause, Utterance  # noqa: E402
 from assistant.voice.vad import SileroVAD, VadOptions, segment  # noqa: E402
+from assistant.wake.decide import SHIPPED  # noqa: E402
 from assistant.wake.gate import WakeGate  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.wake import make_wake  # noqa: E402
@@ -80,7 +81,7 @@ def score_set(folder: Path, config) -> list[dict]:
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
     wake = make_wake(v.wake)
-    gate = WakeGate.configured(make_transcriber(v.stt), wake, v.wake)
+    gate = WakeGate.configured(make_transcriber(v.stt), wake)
     vad = SileroVAD()
     out = []
     progress = Progress(*Progress.get_default_columns(), transient=True)
@@ -148,10 +149,10 @@ def gate_times(folder: Path, config, count: int = 24) -> dict[str, list[float]]:
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
     stt, wake = make_transcriber(v.stt), make_wake(v.wake)
-    gates = {"as configured": WakeGate.configured(stt, wake, v.wake),
-             "name place off": WakeGate.configured(stt, wake, replace(v.wake, name_place=0.0)),
-             "name model off": WakeGate.configured(stt, wake, replace(v.wake, name_model=0.0)),
-             "name check off": WakeGate.configured(stt, wake, replace(v.wake, name_check=0.0, name_model=0.0))}
+    gates = {"as configured": WakeGate.configured(stt, wake),
+             "name place off": WakeGate.configured(stt, wake, replace(SHIPPED, name_place=0.0)),
+             "name model off": WakeGate.configured(stt, wake, replace(SHIPPED, name_floor=0.0)),
+             "name check off": WakeGate.configured(stt, wake, replace(SHIPPED, name_check=0.0, name_floor=0.0))}
     times: dict[str, list[float]] = {name: [] for name in gates}
     for row in labels[:: max(1, len(labels) // count)]:
         samples, rate = read_wav(folder / row["file"])
@@ -190,8 +191,8 @@ def merged(folder: Path, config, count: int, seed: int = 5) -> tuple[dict[str, d
     labels = json.loads((folder / "labels.json").read_text())
     v = config.voice
     stt, wake, vad = make_transcriber(v.stt), make_wake(v.wake), SileroVAD()
-    gates = {"after pauses": WakeGate.configured(stt, wake, v.wake),
-             "whole only": WakeGate.configured(stt, wake, replace(v.wake, pause_look_s=0.0))}
+    gates = {"after pauses": WakeGate.configured(stt, wake),
+             "whole only": WakeGate.configured(stt, wake, replace(SHIPPED, pause_look_s=0.0))}
     options = VadOptions.configured(v, early_s=0.0)
     rng = random.Random(seed)
     kind = {k: [r for r in labels if r["label"] == k] for k in ("call", "ordinary", "near_miss")}
@@ -245,7 +246,7 @@ def main() -> None:
     if args.merged:
         results, failures = merged(folder, config, args.merged)
         out = Table(title=f"{folder.name}: two sentences heard as one utterance, {args.merged} of each kind "
-                          f"(pauses looked after from {wake.pause_look_s:g} s)")
+                          f"(pauses looked after from {SHIPPED.pause_look_s:g} s)")
         out.add_column("woke her")
         for name in results:
             out.add_column(name, justify="right")
@@ -280,28 +281,28 @@ def main() -> None:
         return " (config)" if value == configured else ""
 
     # every table holds the other settings at their configured values
-    config_at = (wake.threshold, wake.name_check, wake.name_model, wake.name_model_sure, wake.name_place)
-    console.print(table(f"threshold swept, name check {wake.name_check:g} nats, name model {wake.name_model:g}", "threshold",
+    config_at = (wake.threshold, SHIPPED.name_check, SHIPPED.name_floor, SHIPPED.name_sure, SHIPPED.name_place)
+    console.print(table(f"threshold swept, name check {SHIPPED.name_check:g} nats, name model {SHIPPED.name_floor:g}", "threshold",
                         [(f"{t:.2f}{mark(t, wake.threshold)}", t, *config_at[1:])
                          for t in sorted(set(THRESHOLDS) | {wake.threshold})]))
-    console.print(table(f"name check swept (0: off), threshold {wake.threshold:.2f}, name model {wake.name_model:g}",
-                        "name check (nats)", [(f"{m:g}{mark(m, wake.name_check)}", wake.threshold, m, *config_at[2:])
-                                              for m in sorted(set(MARGINS) | {wake.name_check})]))
-    console.print(table(f"name model swept (0: off), threshold {wake.threshold:.2f}, name check {wake.name_check:g}",
-                        "name model floor / sure", [(f"{f:g} / {s:g}{mark((f, s), (wake.name_model, wake.name_model_sure))}",
-                                                     wake.threshold, wake.name_check, f, s, wake.name_place)
-                                                    for f in sorted(set(FLOORS) | {wake.name_model})
-                                                    for s in ((1.0, wake.name_model_sure) if f > 0 else (1.0,))]))
-    console.print(table(f"her name where the model heard it swept (0: off), name model sure {wake.name_model_sure:g}",
-                        "name place (nats)", [(f"{p:g}{mark(p, wake.name_place)}", *config_at[:4], p)
-                                              for p in sorted(set(PLACES) | {wake.name_place})]))
+    console.print(table(f"name check swept (0: off), threshold {wake.threshold:.2f}, name model {SHIPPED.name_floor:g}",
+                        "name check (nats)", [(f"{m:g}{mark(m, SHIPPED.name_check)}", wake.threshold, m, *config_at[2:])
+                                              for m in sorted(set(MARGINS) | {SHIPPED.name_check})]))
+    console.print(table(f"name model swept (0: off), threshold {wake.threshold:.2f}, name check {SHIPPED.name_check:g}",
+                        "name model floor / sure", [(f"{f:g} / {s:g}{mark((f, s), (SHIPPED.name_floor, SHIPPED.name_sure))}",
+                                                     wake.threshold, SHIPPED.name_check, f, s, SHIPPED.name_place)
+                                                    for f in sorted(set(FLOORS) | {SHIPPED.name_floor})
+                                                    for s in ((1.0, SHIPPED.name_sure) if f > 0 else (1.0,))]))
+    console.print(table(f"her name where the model heard it swept (0: off), name model sure {SHIPPED.name_sure:g}",
+                        "name place (nats)", [(f"{p:g}{mark(p, SHIPPED.name_place)}", *config_at[:4], p)
+                                              for p in sorted(set(PLACES) | {SHIPPED.name_place})]))
     gate_fa = [r for r in ordinary if r["accepted"]]
     gate_miss = [r for r in calls if not r["accepted"]]
-    console.print(f"the loop's own decision (threshold {wake.threshold}, name check {wake.name_check:g}, "
-                  f"name model {wake.name_model:g}, name place {wake.name_place:g}): "
+    console.print(f"the loop's own decision (threshold {wake.threshold}, name check {SHIPPED.name_check:g}, "
+                  f"name model {SHIPPED.name_floor:g}, name place {SHIPPED.name_place:g}): "
                   f"{len(gate_fa)} false accepts ({100 * len(gate_fa) / len(ordinary):.1f} per 100), "
                   f"{len(gate_miss)} of {len(calls)} calls missed (targets: at most 1 per 100, at most 1 in 20); "
-                  f"by the name model alone (name_alone {wake.name_alone:g}): {sum(r['alone'] for r in calls)} calls, "
+                  f"by the name model alone (name_alone {SHIPPED.name_alone:g}): {sum(r['alone'] for r in calls)} calls, "
                   f"{sum(r['alone'] for r in ordinary)} ordinary")
     with console.status("timing the gate"):
         times = gate_times(folder, config)

@@ -17,11 +17,11 @@ read offline after that:
 
 Each recording is brought to a microphone's level (peak 0.5: the meetings peak at 0.08), cut into
 utterances by the voice loop's own segmenter and heard by the loop's own gate (assistant/wake/gate.py,
-as config.yaml sets it). Nobody in them calls her, so every wake is a false accept. The table counts
+as it ships: assistant/wake/decide.py SHIPPED). Nobody in them calls her, so every wake is a false accept. The table counts
 them per 100 utterances (the target: at most 1), and how often the name model was sure of her name
-("model 0.93+": `name_model_sure`) or all but certain of it (`name_alone`), and whisper unsure of the
+("model 0.93+": SHIPPED.name_sure) or all but certain of it (name_alone), and whisper unsure of the
 words it wrote without the hotword where the model heard the name ("unsure there": the model alone's
-second condition, `name_alone_unsure`), to compare with the synthetic sets.
+second condition, name_alone_unsure), to compare with the synthetic sets.
 
 --recordings DIR hears your own instead: every .wav file in DIR (any rate, mono or stereo), each taken
 as speech nobody called her in (a recording of your household at the table, the radio, a video call).
@@ -42,6 +42,7 @@ from rich.table import Table  # noqa: E402
 
 from assistant.config import load_config  # noqa: E402
 from assistant.events import RATE  # noqa: E402
+from assistant.wake.decide import SHIPPED  # noqa: E402
 from assistant.wake.gate import Verdict, WakeGate, sure_there  # noqa: E402
 from assistant.stt import make_transcriber  # noqa: E402
 from assistant.voice.vad import SileroVAD, VadOptions, segment  # noqa: E402
@@ -103,7 +104,7 @@ def main() -> None:
     v = config.voice
     wake = make_wake(v.wake)
     stt = make_transcriber(v.stt)
-    gate = WakeGate.configured(stt, wake, v.wake)
+    gate = WakeGate.configured(stt, wake)
     vad = SileroVAD()
     options = VadOptions.configured(v, early_s=0.0)
     table = Table(title="real speech, nobody calling her: the loop's own gate on every utterance the segmenter cut",
@@ -111,8 +112,8 @@ def main() -> None:
                   "meetings (AMI) and a phone call: pyannote.audio 4.0.7; readings (LibriVox) and commands: "
                   "pocketsphinx 5.1.1 (their source archives on PyPI); telephone prompts: asterisk-core-sounds-en-wav "
                   "1.6.1 (Debian)")
-    for col in ("", "minutes", "utterances", "woke her", "per 100", f"model {v.wake.name_model_sure:g}+",
-                f"model {v.wake.name_alone:g}+", f"unsure there (-{v.wake.name_alone_unsure:g})"):
+    for col in ("", "minutes", "utterances", "woke her", "per 100", f"model {SHIPPED.name_sure:g}+",
+                f"model {SHIPPED.name_alone:g}+", f"unsure there (-{SHIPPED.name_alone_unsure:g})"):
         table.add_column(col, justify="right")
     def row(name: str, counts: np.ndarray) -> list[str]:
         per = 100 / max(counts[1], 1)
@@ -133,9 +134,9 @@ def main() -> None:
                     sounded = gate.name_model.hear(utterance.samples) if gate.name_model is not None else Sounded(0.0)
                     plain = stt.transcribe(utterance)
                     there = sure_there(stt.timings(plain), sounded.at_s)
-                    sure = sounded.score >= v.wake.name_model_sure
-                    counts[1:] += (1, heard.match is not None, sure, sounded.score >= v.wake.name_alone,
-                                   there is not None and there < -v.wake.name_alone_unsure)
+                    sure = sounded.score >= SHIPPED.name_sure
+                    counts[1:] += (1, heard.match is not None, sure, sounded.score >= SHIPPED.name_alone,
+                                   there is not None and there < -SHIPPED.name_alone_unsure)
                     if heard.match is not None or sure:
                         what = ("model sure, not woken" if heard.match is None else
                                 f"woke her ({why(heard)})")

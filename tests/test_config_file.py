@@ -86,6 +86,22 @@ def test_voice_stages_are_chosen_by_engine_and_old_flat_keys_still_work(tmp_path
     assert make_wake(voice.wake).threshold == 0.9
 
 
+def test_the_wake_checks_retired_keys_load_as_shipped_and_a_changed_one_is_one_line(tmp_path):
+    """voice.wake's checks are fixed now (assistant/wake/decide.py SHIPPED): an older file that sets one to
+    the value it ships with still loads; one that turned a check off is told, not silently turned back on."""
+    from assistant.wake.decide import SHIPPED
+    same = tmp_path / "same.yaml"
+    same.write_text("voice:\n  wake_second_look_s: 2\n  wake:\n    phrase: hey jarvis\n    name_check: 14\n"
+                    "    name_model: 0.3\n    plain_check: true\n")
+    assert load_config(same).voice.wake.phrase == "hey jarvis" and SHIPPED.name_check == 14.0
+    off = tmp_path / "off.yaml"
+    off.write_text("voice:\n  wake:\n    name_check: 0\n")
+    with pytest.raises(ConfigError, match="'voice.wake.name_check' in .*off.yaml is no longer a setting.*remove the key"):
+        load_config(off)
+    cli = glados("memory", "list", "--config", str(off))
+    assert cli.returncode == 1 and "voice.wake.name_check" in cli.stderr and len(cli.stderr.strip().splitlines()) == 1
+
+
 def test_a_start_with_unchanged_inputs_reuses_the_validated_snapshot_and_any_change_is_seen(tmp_path, monkeypatch):
     import assistant.config as cfg
 

@@ -10,11 +10,12 @@ from assistant.config import load_config
 from assistant.events import RATE, TimedWord, Transcript, Utterance
 from assistant.stt import Transcriber
 from assistant.wake import Policy, WakeGate
+from assistant.wake.decide import SHIPPED
 from assistant.wake import TranscriptWakeWord
 from assistant.wake.name_model import NameModel, NameModelMissing, Sounded
 
-FLOOR = load_config(None).voice.wake.name_model
-SURE = load_config(None).voice.wake.name_model_sure
+FLOOR = SHIPPED.name_floor
+SURE = SHIPPED.name_sure
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,7 @@ def test_glad_before_a_vowel_is_not_her_name(piper):
 def test_a_broken_weights_file_says_what_to_do(tmp_path):
     bad = tmp_path / "name.npz"
     bad.write_bytes(b"not a model")
-    with pytest.raises(NameModelMissing, match="name_model: 0"):
+    with pytest.raises(NameModelMissing, match="run the setup again"):
         NameModel(bad)
     np.savez(tmp_path / "half.npz", w1=np.zeros((1536, 32), np.float32))
     with pytest.raises(NameModelMissing, match="no b1, b2, mean, scale, w2 in it"):
@@ -64,8 +65,8 @@ def test_a_broken_weights_file_says_what_to_do(tmp_path):
 
 def test_a_gate_whose_name_model_cannot_load_says_what_to_do(tmp_path):
     from assistant.wake import WakeError
-    with pytest.raises(WakeError, match="name_model: 0"):
-        WakeGate.configured(None, TranscriptWakeWord(), load_config(None).voice.wake, name_weights=tmp_path / "none.npz")
+    with pytest.raises(WakeError, match="run the setup again"):
+        WakeGate.configured(None, TranscriptWakeWord(), name_weights=tmp_path / "none.npz")
 
 
 class _Hears(Transcriber):
@@ -243,11 +244,9 @@ def test_the_model_listens_only_while_the_phrase_holds_her_name():
         def transcribe(self, utterance, hotwords=None):
             raise AssertionError("not used")
 
-    config = load_config(None).voice.wake
     wake = TranscriptWakeWord()
-    assert isinstance(WakeGate.configured(_NoSTT(), wake, config).name_model, NameModel)
-    assert isinstance(WakeGate.configured(_NoSTT(), wake, replace(config, phrase="hey jarvis")).name_model, NameModel)
-    assert WakeGate.configured(_NoSTT(), wake, replace(config, name_model=0.0)).name_model is None
+    assert isinstance(WakeGate.configured(_NoSTT(), wake).name_model, NameModel)
+    assert WakeGate.configured(_NoSTT(), wake, replace(SHIPPED, name_floor=0.0)).name_model is None
     speech = Utterance(np.zeros(16_000, np.float32), 0.0, 1.0)
     deaf = _Sounds(0.0)
     jarvis = WakeGate(_Hears("hey jarvis lights on", "Hey Jarvis, lights on."), wake, Policy(name_floor=0.3), name_model=deaf)
@@ -264,8 +263,8 @@ def test_near_misses_whisper_writes_as_her_name_no_longer_wake_her(piper):
 
     config = load_config(None).voice.wake
     stt, wake = WhisperTranscriber(), TranscriptWakeWord(config.threshold)
-    with_model = WakeGate.configured(stt, wake, config)
-    without = WakeGate.configured(stt, wake, replace(config, name_model=0.0))
+    with_model = WakeGate.configured(stt, wake)
+    without = WakeGate.configured(stt, wake, replace(SHIPPED, name_floor=0.0))
 
     def lower(text: str) -> Utterance:
         """Piper played back at 0.9 of its rate (the wake sets' "piper-low"), noise at -40 dB."""
@@ -296,9 +295,9 @@ def test_her_name_mid_sentence_that_whisper_wrote_as_another_word_wakes_her(pipe
     stt, wake = WhisperTranscriber(), TranscriptWakeWord(config.threshold)
     # the second look off: it hears the opening again, and with band-limited resampling it finds her name
     # in this recording too; this test is about the placement alone
-    config = replace(config, second_look_s=0.0)
-    placing = WakeGate.configured(stt, wake, config)
-    before = WakeGate.configured(stt, wake, replace(config, name_model_sure=1.0))      # what the gate did before
+    policy = replace(SHIPPED, second_look_s=0.0)
+    placing = WakeGate.configured(stt, wake, policy)
+    before = WakeGate.configured(stt, wake, replace(policy, name_sure=1.0))      # what the gate did before
 
     def said(text: str) -> Utterance:
         samples = np.concatenate([np.zeros(RATE // 2, np.float32), piper(text) * 0.8, np.zeros(RATE // 3, np.float32)])
@@ -309,7 +308,7 @@ def test_her_name_mid_sentence_that_whisper_wrote_as_another_word_wakes_her(pipe
     assert before.judge(call, "hey glados").match is None
     heard = placing.judge(call, "hey glados")
     assert heard.match is not None and "how are things" in heard.match.request.lower()
-    assert heard.evidence.placed is not None and heard.evidence.placed.margin >= -config.name_place
+    assert heard.evidence.placed is not None and heard.evidence.placed.margin >= -policy.name_place
     for text in ("morning then Douglas, how are things", "morning then dad, how are things"):
         assert placing.judge(said(text), "hey glados").match is None, text
 

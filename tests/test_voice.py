@@ -15,6 +15,8 @@ from assistant.events import RATE, Utterance
 from assistant.stt import Transcriber, WhisperTranscriber
 from assistant.tts import PiperSynthesizer, Synthesizer
 from assistant.app import build_loop
+from assistant.wake import WakeGate
+from assistant.wake.decide import SHIPPED
 from memory import Memory
 from tests.conftest import ROOT
 from tests.fakes import ScriptedLLM
@@ -231,10 +233,10 @@ def test_a_wake_word_whisper_dropped_is_found_in_a_second_look_at_the_opening(mo
         stats = build_loop(config, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), sink,
                            stt=DropsTheWakeWord(), tts=tts).run()
         sink.close()
-        no_look = replace(config.voice.wake, second_look_s=0)
-        off = replace(config, voice=replace(config.voice, wake=no_look))
-        stats_off = build_loop(off, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), WavSink(tmp_path / "o.wav"),
-                               stt=DropsTheWakeWord(), tts=tts).run()
+        off = build_loop(config, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), WavSink(tmp_path / "o.wav"),
+                         stt=DropsTheWakeWord(), tts=tts)
+        off.gate = WakeGate(off.gate.stt, off.gate.wake, replace(SHIPPED, second_look_s=0), off.gate.name_model)
+        stats_off = off.run()
     assert stats.heard == ["My name is Bob and I'm allergic to peanuts"] and stats.ignored == []
     assert stats_off.heard == [] and stats_off.ignored == ["My name is Bob and I'm allergic to peanuts"]
 
@@ -287,13 +289,13 @@ def test_early_transcription_is_used_only_when_nothing_was_said_after_it(tmp_pat
     segmenter = Segmenter(ScriptedVAD(script), VadOptions(min_speech_s=0.1, end_silence_s=0.6, pre_roll_s=0.0,
                                                           early_s=0.2))
     stt = _SaysWhatItGot()
-    config = load_config()       # the audio is silence: no name model to hear her name in it
-    config = replace(config, voice=replace(config.voice, wake=replace(config.voice.wake, name_model=0.0)))
+    config = load_config()
     with Memory(tmp_path / "m.db") as mem:
         brain = Brain(mem, ScriptedLLM().enqueue("Noted."), config, "u")
         brain.connect()
         loop = VoiceLoop(_Silence(len(script)), WavSink(tmp_path / "o.wav"), segmenter, stt, TranscriptWakeWord(),
                          _Mute(), brain, config.voice)
+        loop.gate = WakeGate(stt, loop.wake, replace(SHIPPED, name_floor=0.0))   # silence: no name to hear in it
         stats = loop.run()
     # 1.2 s: the utterance once 0.2 s of the pause had passed; 1.8 s: all of it, when speech resumed
     assert stt.heard == ([1.2, 1.8] if resumes else [1.2])

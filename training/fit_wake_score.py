@@ -70,7 +70,7 @@ def heard(audio, config, gate=None) -> list[dict]:
     from assistant.voice.vad import SileroVAD, VadOptions, segment
     from assistant.wake import WakeGate, make_wake
     v = config.voice
-    gate = gate or WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake), v.wake)
+    gate = gate or WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake))
     return [evidence_row(gate.judge(u, v.wake.phrase, gather=EVERY)) | {"label": "ordinary"}
             for u in segment(audio, VadOptions.configured(v, early_s=0.0), SileroVAD())]
 
@@ -144,7 +144,7 @@ def real_rows(config) -> list[dict]:
              if path not in {p for p, _ in played(source, 90.0, console)}]
 
     def compute() -> list[dict]:
-        gate = WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake), v.wake)
+        gate = WakeGate.configured(make_transcriber(v.stt), make_wake(v.wake))
         with Progress(console=console, transient=True) as bar:
             return [row | {"text": path.name, "voice": "real"}
                     for path in bar.track(files, description="hearing real speech")

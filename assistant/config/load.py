@@ -36,6 +36,13 @@ _OLD_VOICE_KEYS = {
 }
 
 
+# voice.wake keys of earlier files that the gate no longer reads (its checks are fixed: assistant/wake/decide.py
+# SHIPPED), with the value it runs with. One that says the same is dropped; one that says otherwise is an error,
+# so a check someone turned off is not turned back on without a word.
+_RETIRED_WAKE_KEYS = {
+    "second_look_s": 2.0, "plain_check": True, "name_check": 14.0, "pause_look_s": 0.2, "name_model": 0.3,
+    "name_model_sure": 0.93, "name_place": 18.0, "beam_look": 5, "name_alone": 0.9995, "name_alone_unsure": 0.5,
+}
 
 ENV_OVERRIDES = {
     "GLADOS_DB": ("database",),
@@ -109,7 +116,7 @@ def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]
         if not isinstance(data, dict):
             raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
     if isinstance(data.get("voice"), dict):
-        data["voice"] = _old_voice_keys(data["voice"])
+        data["voice"] = _retired_wake_keys(_old_voice_keys(data["voice"]), path)
     for name, value in overrides.items():
         keys = ENV_OVERRIDES[name]
         target = data
@@ -129,6 +136,17 @@ def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]
             raise ConfigError(f"unknown config key '{where}'{origin}; see the shipped {SHIPPED_CONFIG.name} for the keys") from exc
         what = first["msg"].removeprefix("Value error, ")
         raise ConfigError(f"config key '{where}'{origin}: {what} (got {first.get('input')!r})") from exc
+
+
+def _retired_wake_keys(voice: dict, path: Path | None) -> dict:
+    wake = voice.get("wake")
+    if not isinstance(wake, dict):
+        return voice
+    for key, value in _RETIRED_WAKE_KEYS.items():
+        if key in wake and wake[key] != value:
+            raise ConfigError(f"config key 'voice.wake.{key}' in {path} is no longer a setting: the wake gate's checks "
+                              f"are fixed (docs/wake-gate.md) and it runs as if it were {value}; remove the key")
+    return {**voice, "wake": {k: v for k, v in wake.items() if k not in _RETIRED_WAKE_KEYS}}
 
 
 def _old_voice_keys(voice: dict) -> dict:

@@ -195,22 +195,12 @@ class SessionConfig:
 
 @dataclass(frozen=True)
 class WakeConfig:
-    """Is it for her? (docs/wake-gate.md: each check, and the measurements that chose its value)"""
+    """Is it for her? (docs/wake-gate.md: the gate's checks, fixed in assistant/wake/decide.py SHIPPED)"""
     __pydantic_config__ = STRICT
     engine: Annotated[str, doc("transcript: the phrase in what whisper heard; openwakeword: an acoustic model (hey jarvis, alexa, ...)")] = "transcript"
     phrase: Annotated[str, doc("the wake word (\"change your wake word to hey jarvis\" changes it, per user)", min_length=2)] = "hey glados"
     threshold: Annotated[float, doc("how close the transcript must come to the phrase (0-1)", gt=0, le=1)] = 0.78
-    second_look_s: Annotated[float, doc("no call heard: this many seconds of the opening are transcribed again; 0: off", ge=0, le=10)] = 2.0
     acoustic_threshold: Annotated[float, doc("engine openwakeword: its classifier's score (0-1) that counts as a call", gt=0, le=1)] = 0.5
-    plain_check: Annotated[bool, doc("also transcribe without the hotword; a call that then names someone else is not hers")] = True
-    name_check: Annotated[float, doc("no call in the words: her name in place of the first or last words at most this many nats less likely is one; 0: off", ge=0, le=100)] = 14.0
-    pause_look_s: Annotated[float, doc("speech after a pause this long inside an utterance is looked at for a call of its own; 0: off", ge=0, le=5)] = 0.2
-    name_model: Annotated[float, doc("a call whose audio the name model scores below this is not hers; 0: off", ge=0, lt=1)] = 0.3
-    name_model_sure: Annotated[float, doc("the name model this sure: a call the plain check doubted stands, and her name is looked for where it was heard", gt=0, le=1)] = 0.93
-    name_place: Annotated[float, doc("her name where the name model heard it, at most this many nats less likely than what was heard, is a call; 0: off", ge=0, le=100)] = 18.0
-    beam_look: Annotated[int, doc("the name model sure and no call found: heard again searching this many readings at once; 0 or 1: off", ge=0, le=10)] = 5
-    name_alone: Annotated[float, doc("the name model this sure of her name in the opening, whisper unsure there: a call on the model's word; 1: never", gt=0, le=1)] = 0.9995
-    name_alone_unsure: Annotated[float, doc("whisper unsure: the mean log-probability of its words where the name was heard below minus this (nats)", ge=0, le=10)] = 0.5
 
 
 @dataclass(frozen=True)

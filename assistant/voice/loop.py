@@ -169,7 +169,7 @@ class VoiceLoop:
         self.unheard: list[Utterance] = []     # said while she spoke, barge-in off
         self.follow_up_until = float("-inf")
         self.stats = VoiceStats()
-        self.gate = WakeGate.configured(stt, wake, config.wake)
+        self.gate = WakeGate.configured(stt, wake)
         self.wake_phrase = wake_phrase or (lambda: config.wake.phrase)
         # Early transcription: the gate runs on the utterance so far once a pause begins, in a
         # thread of its own, while the rest of the end-of-speech silence is heard (Segmenter.early_utterance).

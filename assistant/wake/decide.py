@@ -96,8 +96,9 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Policy:
-    """The operating point: `voice.wake` in config.yaml (`configured`). The defaults turn every check
-    off but the words and the second look (0 or 1: off; threshold None: the wake word's own)."""
+    """The operating point. The defaults turn every check off but the words and the second look (0 or
+    1: off; threshold None: the wake word's own, `voice.wake.threshold`); SHIPPED is the gate she runs
+    with. docs/wake-gate.md tells what each check does and the measurements that chose its value."""
     threshold: float | None = None
     second_look_s: float = 2.0
     plain_check: bool = True
@@ -110,12 +111,19 @@ class Policy:
     name_alone: float = 1.0
     name_alone_unsure: float = 0.0
 
-    @classmethod
-    def configured(cls, config) -> Policy:
-        """config: a WakeConfig (its threshold is in the wake word make_wake built from it)."""
-        return cls(None, config.second_look_s, config.plain_check, config.name_check, config.pause_look_s,
-                   config.name_model, config.name_model_sure, config.name_place, config.beam_look, config.name_alone,
-                   config.name_alone_unsure)
+
+SHIPPED = Policy(
+    second_look_s=2.0,       # no call heard: this many seconds of the opening are transcribed again
+    plain_check=True,        # also transcribed without the hotword; a call that then names someone else is not hers
+    name_check=14.0,         # no call in the words: her name in place of the first or last words, at most this many nats less likely
+    pause_look_s=0.2,        # speech after a pause this long inside an utterance is looked at for a call of its own
+    name_floor=0.3,          # a call whose audio the name model scores below this is not hers
+    name_sure=0.93,          # the name model this sure: a call the plain check doubted stands; her name is looked for where it was heard
+    name_place=18.0,         # her name where the name model heard it, at most this many nats less likely than what was heard
+    beam_look=5,             # the name model sure and no call found: heard again searching this many readings at once
+    name_alone=0.9995,       # the name model this sure of her name in the opening, whisper unsure there: a call on the model's word
+    name_alone_unsure=0.5,   # whisper unsure: the mean log-probability of its words where the name was heard below minus this
+)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..events import RATE, TimedWord, Transcript, Utterance
 from ..stt import Transcriber
 from .base import WakeError, WakeMatch, WakeWord, Wording
-from .decide import Decision, Evidence, Fit, Look, Need, Policy, Stage, decide
+from .decide import Decision, Evidence, Fit, Look, Need, Policy, SHIPPED, Stage, decide
 from .features import OpenWakeWordMissing
 from .name_model import DEFAULT_MODEL, NameModel, NameModelMissing, Sounded
 
@@ -105,19 +105,19 @@ class WakeGate:
                        if self.policy.plain_check and stt.concurrent else None)
 
     @classmethod
-    def configured(cls, stt: Transcriber, wake: WakeWord, config, name_weights: Path = DEFAULT_MODEL) -> WakeGate:
-        """The gate as `voice.wake` in config.yaml describes it (config: a WakeConfig). The name model
+    def configured(cls, stt: Transcriber, wake: WakeWord, policy: Policy = SHIPPED,
+                   name_weights: Path = DEFAULT_MODEL) -> WakeGate:
+        """The gate she runs with (`policy`: another operating point, for a benchmark). The name model
         (`name_weights`: its file) is loaded whatever the phrase (it can be changed by voice) and used only
-        while the phrase holds the name it knows."""
+        while the phrase holds the name it knows; not at all when the policy has no floor for it."""
         model = None
-        if config.name_model > 0 and not wake.acoustic:
+        if policy.name_floor > 0 and not wake.acoustic:
             try:
                 model = NameModel(name_weights)
                 model.prepare()          # loaded with the gate, before the first utterance
             except (NameModelMissing, OpenWakeWordMissing) as exc:
-                raise WakeError(f"the name model cannot load ({exc}); run the setup again, or set "
-                                "voice.wake.name_model: 0 to go without it") from exc
-        return cls(stt, wake, Policy.configured(config), model)
+                raise WakeError(f"the name model cannot load: {exc}") from exc
+        return cls(stt, wake, policy, model)
 
     def judge(self, utterance: Utterance, phrase: str, in_window: bool = False,
               gather: tuple[Stage, ...] = ()) -> Verdict:

@@ -9,7 +9,7 @@ a vowel, "glad all's well", which the first two were as sure of as of her name).
 Trained by training/train_name_model.py on synthetic speech only (Piper 'joe' and espeak-ng
 voices that the wake sets do not use), her name said three ways (GLAD-oss, GLAH-dohz, gee-la-DOS).
 It also fires on some ordinary sentences, so it never wakes her by itself: the wake gate uses it only
-to turn down a call the words found whose name did not sound like hers (`voice.wake.name_model`)."""
+to turn down a call the words found whose name did not sound like hers (`SHIPPED.name_floor`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,8 +46,8 @@ class NameModel:
             if missing := {"w1", "b1", "w2", "b2", "mean", "scale"} - set(weights):
                 raise ValueError(f"no {', '.join(sorted(missing))} in it")
         except (OSError, ValueError) as exc:
-            raise NameModelMissing(f"cannot read the name model {path} ({exc}); reinstall, or set "
-                                   "voice.wake.name_model: 0 to do without it") from exc
+            raise NameModelMissing(f"cannot read the name model {path} ({exc}); run the setup again "
+                                   "(./glados.sh) to reinstall it") from exc
         self._set(weights, features or SpeechEmbeddings())      # loaded now, not on the first call heard
 
     @classmethod
