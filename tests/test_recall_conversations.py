@@ -3,7 +3,7 @@ name means the user; a paraphrase is not cut by a score floor; relative dates re
 resolved; the sentence model reads a batch of alike-length texts as it reads them one by one."""
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
 import numpy as np
 import pytest

@@ -3,7 +3,6 @@
 running any code a tampered file could carry."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import pickle
