@@ -132,3 +132,33 @@ def test_her_own_voice_heard_back_is_never_enrolled(models, tmp_path, speaker_mo
         said = who.intercept("two", stranger, speech("My favourite colour has always been green."))
         assert said is not None and "my own voice" in said.line and said.voice.user is None
         assert [p.user for p in memory.voiceprints()] == ["eve"]
+
+
+def test_room_talk_is_never_attributed_only_what_she_answers(models, tmp_path, speaker_model):
+    """Whose voice it is costs about 0.1 s of a core: worked out for an utterance she answers (a call, or
+    said in the follow-up window), never for the room's talk, which costs one transcription."""
+    stt, tts = models
+
+    def said(text: str) -> np.ndarray:
+        speech = tts.synthesize(text)
+        return resample(speech.samples, speech.rate, 16000)
+
+    gap, kettle = np.zeros(2 * 16000, np.float32), said("The kettle is on, does anyone want a cup of tea?")
+    write_wav(tmp_path / "room.wav", np.concatenate([gap, kettle, gap, said("Hey GLaDOS, I'm allergic to peanuts."), gap]),
+              16000)
+    call_s = (2 * len(gap) + len(kettle)) / 16000
+    with Memory(tmp_path / "m.db") as memory:
+        enrol_household(memory, tts)
+        config = load_config()
+        brain = Brain(memory, ScriptedLLM().enqueue("Noted."), config, "u")
+        brain.connect()
+        loop = build_loop(config, brain, WavSource(tmp_path / "room.wav"), WavSink(tmp_path / "out.wav"), stt=stt, tts=tts)
+        attributed: list[float] = []     # input time when each attribution began
+        listen = loop.who.listen
+        loop.who.listen = lambda samples: attributed.append(loop.segmenter.time_s) or listen(samples)
+        stats = loop.run()
+    assert len(stats.ignored) == 1 and "kettle" in stats.ignored[0].lower()
+    assert len(stats.heard) == 1 and "peanuts" in stats.heard[0].lower()
+    # the call, perhaps twice (its opening judged early, then all of it once speech went on); the kettle never
+    assert attributed and all(t > call_s for t in attributed), (attributed, call_s)
+    assert stats.voices == ["bob"]

@@ -177,7 +177,6 @@ class VoiceLoop:
         self._early: tuple[Utterance, Future] | None = None
         self.who = who
         self.voice: Voice | None = None        # whose exchange the last reply belonged to
-        self._early_voice: tuple[Utterance, Future] | None = None
 
     # -- input ----------------------------------------------------------------------------------
     def next_frame(self) -> np.ndarray | None:
@@ -198,35 +197,37 @@ class VoiceLoop:
             if utterance is not None:
                 return utterance
             if self._ahead is not None and (early := self.segmenter.early_utterance()) is not None:
-                self._early = (early, self._ahead.submit(self.gate.judge, early, self.wake_phrase(),
+                self._early = (early, self._ahead.submit(self._judge_early, early, self.wake_phrase(),
                                                          self._in_window(early)))
-                self._early_voice = (early, self.who.listen(early.samples)) if self.who is not None else None
         return self.segmenter.flush()
+
+    def _judge_early(self, utterance: Utterance, phrase: str, in_window: bool) -> tuple[Verdict, Future | None]:
+        """The gate's decision on the utterance so far, and whose voice it is begun beside the rest of the
+        end silence: only for a call or in the follow-up window, so room talk costs one transcription."""
+        heard = self.gate.judge(utterance, phrase, in_window)
+        return heard, self._listen(utterance.samples, heard, in_window)
+
+    def _listen(self, samples: np.ndarray, heard: Verdict, in_window: bool) -> Future | None:
+        """Whose voice (the household's embedding, about 0.1 s of one core), for an utterance she will answer."""
+        if self.who is None or (heard.match is None and not in_window):
+            return None
+        return self.who.listen(samples)
 
     def _in_window(self, utterance: Utterance) -> bool:
         return utterance.start_s <= self.follow_up_until
 
-    def _listening(self, utterance: Utterance) -> Future | None:
-        """Whose voice, being worked out beside the gate: begun with the early transcription when that was
-        of this same utterance."""
-        if self.who is None:
-            return None
-        early, self._early_voice = self._early_voice, None
-        if early is not None and _same(early[0], utterance):
-            return early[1]
-        return self.who.listen(utterance.samples)
-
-    def _heard(self, utterance: Utterance, phrase: str) -> tuple[Verdict, float]:
-        """The gate's decision, and how long the loop waited for it: all of it (both transcriptions
-        and every check), or what was left of it when it had begun early. An early start counts only
-        when nothing was said after it."""
+    def _heard(self, utterance: Utterance, phrase: str, in_window: bool) -> tuple[Verdict, float, Future | None]:
+        """The gate's decision, how long the loop waited for it (all of it: both transcriptions and every
+        check, or what was left of it when it had begun early; an early start counts only when nothing was
+        said after it), and whose voice, being worked out when she will answer."""
         early, self._early = self._early, None
         waiting = time.perf_counter()
         if early is not None and _same(early[0], utterance):
-            heard = early[1].result()
+            heard, listening = early[1].result()
         else:
-            heard = self.gate.judge(utterance, phrase, self._in_window(utterance))
-        return heard, time.perf_counter() - waiting
+            heard = self.gate.judge(utterance, phrase, in_window)
+            listening = self._listen(utterance.samples, heard, in_window)
+        return heard, time.perf_counter() - waiting, listening
 
     # -- the loop -------------------------------------------------------------------------------
     def run(self) -> VoiceStats:
@@ -264,8 +265,7 @@ class VoiceLoop:
         t_detected = time.perf_counter()
         phrase = self.wake_phrase()
         in_window = self._in_window(utterance)
-        listening = self._listening(utterance)
-        heard, waited = self._heard(utterance, phrase)
+        heard, waited, listening = self._heard(utterance, phrase, in_window)
         transcript, match = heard.transcript, heard.match
         text = transcript.text.strip()
         if not text:
