@@ -269,31 +269,12 @@ _M010_BLOCK_CHANGES = """
 -- Delete and insert, not INSERT OR REPLACE: a statement's own conflict clause (INSERT OR IGNORE of a
 -- summary) would override the trigger's.
 CREATE TABLE block_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, user TEXT NOT NULL UNIQUE);
-CREATE TRIGGER facts_block_ai AFTER INSERT ON facts BEGIN
-    DELETE FROM block_changes WHERE user = new.user;
-    INSERT INTO block_changes (user) VALUES (new.user);
+""" + "".join(f"""CREATE TRIGGER {table}_block_{name} AFTER {event} ON {table} BEGIN
+    DELETE FROM block_changes WHERE user = {row}.user;
+    INSERT INTO block_changes (user) VALUES ({row}.user);
 END;
-CREATE TRIGGER facts_block_au AFTER UPDATE ON facts BEGIN
-    DELETE FROM block_changes WHERE user = new.user;
-    INSERT INTO block_changes (user) VALUES (new.user);
-END;
-CREATE TRIGGER facts_block_ad AFTER DELETE ON facts BEGIN
-    DELETE FROM block_changes WHERE user = old.user;
-    INSERT INTO block_changes (user) VALUES (old.user);
-END;
-CREATE TRIGGER summaries_block_ai AFTER INSERT ON summaries BEGIN
-    DELETE FROM block_changes WHERE user = new.user;
-    INSERT INTO block_changes (user) VALUES (new.user);
-END;
-CREATE TRIGGER summaries_block_au AFTER UPDATE ON summaries BEGIN
-    DELETE FROM block_changes WHERE user = new.user;
-    INSERT INTO block_changes (user) VALUES (new.user);
-END;
-CREATE TRIGGER summaries_block_ad AFTER DELETE ON summaries BEGIN
-    DELETE FROM block_changes WHERE user = old.user;
-    INSERT INTO block_changes (user) VALUES (old.user);
-END;
-"""
+""" for table in ("facts", "summaries") for name, event, row in (("ai", "INSERT", "new"), ("au", "UPDATE", "new"),
+                                                                ("ad", "DELETE", "old")))
 
 
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.

@@ -3,8 +3,8 @@ none, and a newcomer can be enrolled by voice ("I'm Ada", two more sentences).
 
 Attribution runs in a thread of its own, only for an utterance she answers: begun once the gate's early
 decision (during the end-of-speech silence) says she was called or it is in the follow-up window, so the
-room's talk is never embedded; the decision of whose turn it is is a pure function (`speaker_for`). With nobody enrolled the
-loop never builds this: every utterance is the configured user's, as before.
+room's talk is never embedded. The decision of whose turn it is is a pure function (`speaker_for`). With
+nobody enrolled the loop never builds this: every utterance is the configured user's, as before.
 """
 from __future__ import annotations
 
