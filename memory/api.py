@@ -332,14 +332,11 @@ class Memory:
 
     def _build_context(self, user: str, max_facts: int, max_summaries: int, max_tokens: int,
                        version: int, now: datetime) -> "_Block":
-        from .kinds import key_kind
         summaries = [(r["created_at"], r["text"]) for r in S.newest(self.db, user, max_summaries)]
-        expiry = self.recall_settings.expire_days
         newest = max_facts      # the newest facts, and more only while expired ones leave too few
         while True:
             found = F.for_context(self.db, user, newest)
-            ends = [None if f.pinned else R.expires_at(key_kind(f.key), f.asserted_at, expiry) for f in found]
-            live = [(f, end) for f, end in zip(found, ends) if end is None or now <= end]
+            live = [(f, end) for f in found if (end := self._expires_at(f)) is None or now <= end]
             facts = [f for f, _ in live]
             if sum(not f.pinned for f in facts) >= max_facts or sum(not f.pinned for f in found) < newest:
                 break
@@ -353,9 +350,14 @@ class Memory:
 
     def is_expired(self, fact: F.Fact) -> bool:
         """Past its kind's expiry (recall_settings.expire_days): out of recall and the block, kept in history."""
+        end = self._expires_at(fact)
+        return end is not None and self.clock() > end
+
+    def _expires_at(self, fact: F.Fact) -> datetime | None:
+        """When it leaves recall and the block; None for never (pinned, or a kind that never expires)."""
         from .kinds import key_kind
-        return not fact.pinned and R.expired(key_kind(fact.key), fact.asserted_at, self.clock(),
-                                             self.recall_settings.expire_days)
+        return None if fact.pinned else R.expires_at(key_kind(fact.key), fact.asserted_at,
+                                                     self.recall_settings.expire_days)
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
                recent_window: int = 0, candidates: int | None = None) -> list[R.Recalled]:
