@@ -89,7 +89,10 @@ def test_voice_stages_are_chosen_by_engine_and_old_flat_keys_still_work(tmp_path
 def test_the_wake_checks_retired_keys_load_as_shipped_and_a_changed_one_is_one_line(tmp_path):
     """voice.wake's checks are fixed now (assistant/wake/decide.py SHIPPED): an older file that sets one to
     the value it ships with still loads; one that turned a check off is told, not silently turned back on."""
+    from assistant.config.load import _RETIRED_WAKE_KEYS
     from assistant.wake.decide import SHIPPED
+    fields = {"name_model": "name_floor", "name_model_sure": "name_sure"}      # renamed in the policy
+    assert _RETIRED_WAKE_KEYS == {key: getattr(SHIPPED, fields.get(key, key)) for key in _RETIRED_WAKE_KEYS}
     same = tmp_path / "same.yaml"
     same.write_text("voice:\n  wake_second_look_s: 2\n  wake:\n    phrase: hey jarvis\n    name_check: 14\n"
                     "    name_model: 0.3\n    plain_check: true\n")

@@ -36,14 +36,13 @@ _OLD_VOICE_KEYS = {
 }
 
 
-# voice.wake keys of earlier files that the gate no longer reads (its checks are fixed), and the field of
-# assistant/wake/decide.py SHIPPED that holds each now. One that says what SHIPPED does is dropped; one that
-# says otherwise is an error, so a check someone turned off is not turned back on without a word.
+# voice.wake keys of earlier files that the gate no longer reads (its checks are fixed: assistant/wake/decide.py
+# SHIPPED, which config must not import), with the value it runs with (a test holds the two equal). One that
+# says the same is dropped; one that says otherwise is an error, so a check someone turned off is not turned
+# back on without a word.
 _RETIRED_WAKE_KEYS = {
-    "second_look_s": "second_look_s", "plain_check": "plain_check", "name_check": "name_check",
-    "pause_look_s": "pause_look_s", "name_model": "name_floor", "name_model_sure": "name_sure",
-    "name_place": "name_place", "beam_look": "beam_look", "name_alone": "name_alone",
-    "name_alone_unsure": "name_alone_unsure",
+    "second_look_s": 2.0, "plain_check": True, "name_check": 14.0, "pause_look_s": 0.2, "name_model": 0.3,
+    "name_model_sure": 0.93, "name_place": 18.0, "beam_look": 5, "name_alone": 0.9995, "name_alone_unsure": 0.5,
 }
 
 ENV_OVERRIDES = {
@@ -142,11 +141,9 @@ def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]
 
 def _retired_wake_keys(voice: dict, path: Path | None) -> dict:
     wake = voice.get("wake")
-    if not isinstance(wake, dict) or not wake.keys() & _RETIRED_WAKE_KEYS.keys():
+    if not isinstance(wake, dict):
         return voice
-    from ..wake.decide import SHIPPED      # only for a file that still sets one: it loads the wake package
-    for key, field in _RETIRED_WAKE_KEYS.items():
-        value = getattr(SHIPPED, field)
+    for key, value in _RETIRED_WAKE_KEYS.items():
         if key in wake and wake[key] != value:
             raise ConfigError(f"config key 'voice.wake.{key}' in {path} is no longer a setting: the wake gate's checks "
                               f"are fixed (docs/wake-gate.md) and it runs as if it were {value}; remove the key")
