@@ -21,9 +21,12 @@ import numpy as np
 
 from .embed import DIM
 
-REDUCE_FROM = 20_000   # from this many vectors, scan a reduced copy first (50k x 384 floats: ~3 ms a scan)
-REDUCED_DIM = 64       # its width: the principal directions of the user's own vectors
-SHORTLIST = 4          # candidates kept from the reduced scan, per result wanted, scored exactly
+SHORTLIST_FROM = 20_000  # from this many vectors, scan their sign bits first (50k x 384 floats: 3-8 ms a scan)
+SHORTLIST = 12           # candidates kept from the sign-bit scan, per result wanted, scored exactly
+WORDS = (DIM + 63) // 64  # a vector's sign bits, in 64-bit words
+# the cosine two unit vectors are expected to have when they differ in h of their signs (as for random
+# hyperplanes: Charikar 2002), so a row's crowding can be taken off the rough score as off the exact one
+ROUGH_COSINE = np.cos(np.pi * np.arange(WORDS * 64 + 1) / DIM).astype(np.float32)
 # a message still to be (re)indexed: no vector, or one from before its further readings were made
 # (`parts` NULL: migrations 008, sentences, and 009, answers)
 UNREAD = "NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id AND v.parts IS NOT NULL)"
@@ -41,8 +44,7 @@ class _UserVectors:
         self.n = 0              # rows held
         self._ids = np.zeros(0, np.int64)
         self._matrix = np.zeros((0, DIM), np.float32)
-        self.basis: np.ndarray | None = None       # (384, REDUCED_DIM), orthonormal columns
-        self._reduced = np.zeros((0, REDUCED_DIM), np.float32)
+        self._signs = np.zeros((WORDS, 0), np.uint64)      # each row's sign bits, a column each
         self._near = np.zeros((0, NEIGHBOURS), np.float32)   # NaN rows: not worked out yet
         self._crowding: np.ndarray | None = None
 
@@ -55,8 +57,8 @@ class _UserVectors:
         return self._matrix[:self.n]
 
     @property
-    def reduced(self) -> np.ndarray | None:
-        return self._reduced[:self.n] if self.basis is not None else None
+    def signs(self) -> np.ndarray:
+        return self._signs[:, :self.n]
 
     @property
     def near(self) -> np.ndarray:
@@ -77,12 +79,8 @@ class _UserVectors:
 
     def replace(self, ids: np.ndarray, matrix: np.ndarray, near: np.ndarray) -> None:
         self._ids, self._matrix, self._near, self.n = ids, matrix, near, len(ids)
+        self._signs = np.ascontiguousarray(sign_bits(matrix).T)
         self._crowding = None
-        self.basis = None
-        if self.n >= REDUCE_FROM:
-            sample = matrix[np.random.default_rng(0).choice(self.n, min(self.n, 4096), replace=False)]
-            self.basis = np.ascontiguousarray(np.linalg.svd(sample, full_matrices=False)[2][:REDUCED_DIM].T)
-            self._reduced = np.ascontiguousarray(matrix @ self.basis)
 
     def append(self, ids: np.ndarray, matrix: np.ndarray, near: np.ndarray) -> bool:
         """Add rows with ids above every held one; False (nothing changed) when they are not."""
@@ -98,17 +96,13 @@ class _UserVectors:
             lists = np.empty((size, NEIGHBOURS), np.float32)
             lists[:self.n] = self.near
             self._near = lists
-            if self.basis is not None:
-                small = np.empty((size, REDUCED_DIM), np.float32)
-                small[:self.n] = self._reduced[:self.n]
-                self._reduced = small
+            signs = np.empty((WORDS, size), np.uint64)
+            signs[:, :self.n] = self.signs
+            self._signs = signs
         self._ids[self.n:end], self._matrix[self.n:end], self._near[self.n:end] = ids, matrix, near
-        if self.basis is not None:
-            self._reduced[self.n:end] = matrix @ self.basis
+        self._signs[:, self.n:end] = sign_bits(matrix).T
         self.n = end
         self._crowding = None
-        if self.basis is None and self.n >= REDUCE_FROM:
-            self.replace(self.ids.copy(), self.matrix.copy(), self.near.copy())
         return True
 
 
@@ -191,14 +185,17 @@ class VectorIndex:
     def search(self, db: sqlite3.Connection, user: str, query: np.ndarray, limit: int,
                crowding_weight: float = 0.0) -> list[tuple[int, float]]:
         """(message id, cosine less crowding_weight x crowding) of the `limit` best messages, best
-        first. A large matrix is first scanned in its REDUCED_DIM principal directions, and the best
-        SHORTLIST times `limit` are then scored exactly."""
+        first. From SHORTLIST_FROM vectors, the rows are first scored by how many of the query's
+        signs they share (48 bytes a row against 1,536: the full scan is memory-bound), and the best
+        SHORTLIST times `limit` are then scored exactly. On 24,000 real sentence vectors (LoCoMo and
+        Persona-Chat messages, LoCoMo's questions) this keeps 98% of the exact best 30 and all but
+        0.1% of the best 5; the 64-wide principal projection it replaced kept 74% and 87%."""
         held = self._sync(db, user)
         if not held.rows:
             return []
         crowd = held.crowding() * crowding_weight if crowding_weight else 0.0
-        if held.reduced is not None and limit * SHORTLIST < held.rows:
-            rough = held.reduced @ (held.basis.T @ query) - crowd
+        if held.n >= SHORTLIST_FROM and limit * SHORTLIST < held.n:
+            rough = ROUGH_COSINE[_differing(held.signs, sign_bits(query[None])[0])] - crowd
             short = _top(rough, limit * SHORTLIST)
             sims = held.matrix[short] @ query - (crowd[short] if crowding_weight else 0.0)
             best = np.argsort(-sims)[:limit]
@@ -268,6 +265,20 @@ class VectorIndex:
         unknown = _blob(np.full(NEIGHBOURS, np.nan, np.float32))
         near = np.frombuffer(b"".join(r[2] or unknown for r in found), np.float16).reshape(len(found), NEIGHBOURS)
         return ids, matrix.astype(np.float32), near.astype(np.float32)
+
+
+def sign_bits(matrix: np.ndarray) -> np.ndarray:
+    """Each row's signs, packed: (rows, WORDS) uint64."""
+    return np.packbits(matrix > 0, axis=1, bitorder="little").view(np.uint64)
+
+
+def _differing(signs: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """How many sign bits each column of `signs` (WORDS, rows) differs from `query` (WORDS,) in: a
+    word at a time over every row (0.3 ms at 50,000 rows; row by row, 1.4)."""
+    count = np.bitwise_count(signs[0] ^ query[0]).astype(np.uint16)
+    for row, word in zip(signs[1:], query[1:]):
+        count += np.bitwise_count(row ^ word)
+    return count
 
 
 def _top(values: np.ndarray, n: int) -> np.ndarray:

@@ -454,3 +454,36 @@ def test_the_scan_keeps_exactly_the_largest():
         kept = _top(values, n)
         assert len(set(kept.tolist())) == n
         assert np.sort(values[kept]).tolist() == np.sort(values)[-n:].tolist()
+
+
+def test_a_long_history_is_searched_by_sign_bits_then_exactly_and_keeps_the_nearest(tmp_path):
+    """From SHORTLIST_FROM vectors the scan shortlists by sign bits; what it returns must match an
+    exact scan almost everywhere, also for rows added after the first search."""
+    from memory.vectors import SHORTLIST_FROM, VectorIndex
+    rng = np.random.default_rng(11)
+    size = SHORTLIST_FROM + 4_000
+    centres = rng.standard_normal((300, 384))
+    vectors = centres[rng.integers(0, 300, size)] + rng.standard_normal((size, 384)) * 1.2
+    vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float16).astype(np.float32)
+    Memory(tmp_path / "m.db").close()
+    db = sqlite3.connect(tmp_path / "m.db")
+    db.execute("PRAGMA foreign_keys = OFF")       # vectors only: the scan never reads the messages
+
+    def store(first: int, rows: np.ndarray) -> None:
+        with db:
+            db.executemany("INSERT INTO message_vectors (message_id, user, model, vector) VALUES (?, 'ada', ?, ?)",
+                           [(first + i, embed.MODEL_NAME, v.astype(np.float16).tobytes()) for i, v in enumerate(rows)])
+
+    store(1, vectors[:-1000])
+    index = VectorIndex(embed.MODEL_NAME)
+    index.search(db, "ada", vectors[0], 10)
+    store(size - 999, vectors[-1000:])             # appended to what the index holds
+    kept = []
+    for row in rng.choice(size, 60, replace=False):
+        query = vectors[row] + rng.standard_normal(384).astype(np.float32) * 0.02
+        query /= np.linalg.norm(query)
+        found = [m for m, _ in index.search(db, "ada", query, 10)]
+        assert found[0] == row + 1                 # the message it was made from comes first
+        exact = set((np.argsort(-(vectors @ query))[:10] + 1).tolist())
+        kept.append(len(exact & set(found)) / 10)
+    assert np.mean(kept) >= 0.97
