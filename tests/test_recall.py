@@ -461,7 +461,8 @@ def test_a_long_history_is_searched_by_sign_bits_then_exactly_and_keeps_the_near
     exact scan almost everywhere, also for rows added after the first search."""
     from memory.vectors import SHORTLIST_FROM, VectorIndex
     rng = np.random.default_rng(11)
-    size = SHORTLIST_FROM + 4_000
+    size = 24_000
+    assert size > SHORTLIST_FROM
     centres = rng.standard_normal((300, 384))
     vectors = centres[rng.integers(0, 300, size)] + rng.standard_normal((size, 384)) * 1.2
     vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float16).astype(np.float32)
