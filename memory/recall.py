@@ -171,12 +171,15 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         return []
     cutoff = _window_start(db, user, session, recent_window)
     found: dict[str, _Candidate] = {}
+    meaning = index is not None and query is not None
+    if meaning:     # the vector scan runs beside the words' ranking (at 100,000 messages, 1 ms each)
+        scan = index.search_aside(db, user, query, settings.candidates, settings.crowding_weight)
     if words:
         _by_words(db, user, words, session, cutoff, settings.candidates, found, settings.context_weight, counted)
     named = asked_about(text) if settings.date_weight else None    # "what did I do on 12 July 2022?"
     vectors: dict = {}
-    if index is not None and query is not None:
-        near = dict(index.search(db, user, query, settings.candidates, settings.crowding_weight))
+    if meaning:
+        near = dict(scan.result())
         if named:
             near.update(dict.fromkeys(_said_between(db, user, index, query, named, settings.candidates)))
         _add_messages(db, user, [m for m in near if str(m) not in found], session, cutoff, found)
@@ -186,7 +189,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         _score(c, query, named, moment, settings)
     if settings.continuation_weight:     # the user's next message after a match may carry on its subject
         pairs, added = _continued(db, user, found, session, cutoff)
-        if added and index is not None and query is not None:
+        if added and meaning:
             _meanings(db, user, index, query, added, settings, vectors)
         for c in added:
             _score(c, query, named, moment, settings)
