@@ -25,8 +25,9 @@ really very please tell know remember say said there here when where why how all
 im ive dont didnt cant wont isnt m s t d ll re ve forgotten""".split())
 MAX_TERMS = 12
 WORDS = re.compile(r"[^\W_]+")   # runs of letters and digits, in any script
-QUESTION = re.compile(r"(?i)^\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|"
-                      r"will|would|should|have|has)\b|.*\?\W*$")
+ASKING = r"\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|will|would|should|have|has)\b"
+QUESTION = re.compile(rf"(?i)^{ASKING}|.*\?\W*$")
+MAY_ASK = re.compile(rf"(?i)\?|(?:^|(?<=[.!])\s)\s*{ASKING}")   # no match: no sentence of it asks
 CONTEXT_HITS = 10         # her best-matching messages whose answers are looked up (see _by_context)
 CONTINUED = 10            # the best matches whose next message is looked at (see _continued)
 DATED = 2000              # messages of the days a question names that are compared by meaning, newest first
@@ -99,6 +100,8 @@ def terms(text: str) -> list[str]:
 def asks(text: str) -> float:
     """The share of its sentences that ask: 1 for a question ("How was the trip? Did you see the
     falls?"), which answers nothing; 0.5 for "I love sci-fi movies! What about you?"."""
+    if not MAY_ASK.search(text, 0, 4000):
+        return 0.0
     found = pieces(text)
     return sum(1 for piece in found if QUESTION.match(piece)) / max(1, len(found))
 
