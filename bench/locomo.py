@@ -3,6 +3,7 @@
     .venv/bin/python bench/locomo.py                 # the held-out split (conversations 47-50)
     .venv/bin/python bench/locomo.py --split dev     # the split settings are chosen on (42-44)
     .venv/bin/python bench/locomo.py --misses 10     # and some questions whose evidence was not in the top 5
+    .venv/bin/python bench/locomo.py --history 9000  # each speaker with 9,000 earlier messages (a long history)
 
 The data (`../shared/data/locomo/`, CC BY-NC 4.0, evaluation only) is read at run time, never
 copied. Scored as its README says: each conversation is two users (one speaker's turns are the
@@ -13,6 +14,13 @@ evidence, through recall with the shipped config's settings and k = 20, as writt
 person (the asker's name -> "I" / "my"). Baselines over the same speaker's own turns, in the same
 run: Okapi BM25 (k1 1.2, b 0.75, non-negative idf, lowercase word tokens, recall's stop words, no
 stemming), cosine with the same MiniLM model, and their reciprocal-rank fusion (k = 60).
+
+--history N gives each speaker N earlier messages before the conversation: Persona-Chat's synthetic
+conversations (`../shared/data/persona-chat/`, read at run time), one a day, "User 1" the user's turns and
+"User 2" her replies, each speaker a different run of them, ending the day before the first session.
+They answer no question; they are what a long history puts between a question and its answer (more
+vectors than the scan's shortlist starts at, BM25 statistics of a larger file). The baselines rank the
+same speaker's turns and those earlier messages alike (their vectors as the store holds them).
 """
 from __future__ import annotations
 
@@ -42,6 +50,7 @@ from memory.recall import STOPWORDS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "locomo"
+PERSONA = ROOT.parent / "shared" / "data" / "persona-chat" / "Synthetic-Persona-Chat_valid.csv"
 SPLITS = {"dev": ("42", "43", "44"), "test": ("47", "48", "49", "50")}
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (1, 3, 5, 10)
@@ -67,13 +76,43 @@ def turns(conv: dict) -> list[dict]:
     return out
 
 
-def export(name: str, conv_id: str, all_turns: list[dict]) -> dict:
-    """The conversation as `name`'s memory export: their turns theirs, the other's her replies."""
+def export(name: str, conv_id: str, all_turns: list[dict], earlier: list[dict] = ()) -> dict:
+    """The conversation as `name`'s memory export: their turns theirs, the other's her replies; after
+    the `earlier` messages (see history)."""
     iso = lambda t: t.strftime("%Y-%m-%dT%H:%M:%S.%fZ")  # noqa: E731
-    messages = [{"id": i, "session": f"locomo-{conv_id}-{t['session']}", "role": "user" if t["speaker"] == name
-                 else "assistant", "text": t["text"], "created_at": iso(t["at"]), "tokens": 0, "interrupted": 0}
-                for i, t in enumerate(all_turns, start=1)]
+    said = [{"session": e["session"], "role": e["role"], "text": e["text"], "at": e["at"]} for e in earlier]
+    said += [{"session": f"locomo-{conv_id}-{t['session']}", "role": "user" if t["speaker"] == name else "assistant",
+              "text": t["text"], "at": t["at"]} for t in all_turns]
+    messages = [{"id": i, "session": m["session"], "role": m["role"], "text": m["text"], "created_at": iso(m["at"]),
+                 "tokens": 0, "interrupted": 0} for i, m in enumerate(said, start=1)]
     return {"format": "glados-memory/1", "user": name, "messages": messages, "facts": [], "summaries": []}
+
+
+def history(count: int, skip: int, before: datetime) -> list[dict]:
+    """`count` messages of Persona-Chat's conversations from the `skip`-th message on, one conversation a
+    day ending the day before `before`: "User 1" the user's, "User 2" her replies."""
+    import csv
+    if not PERSONA.is_file():
+        raise SystemExit(f"locomo: --history reads {PERSONA}, which is missing")
+    lines: list[tuple[int, str, str]] = []
+    with PERSONA.open(encoding="utf-8", newline="") as f:
+        for n, row in enumerate(csv.DictReader(f)):
+            for line in row["Best Generated Conversation"].splitlines():
+                who, _, text = line.partition(":")
+                if who.strip() in ("User 1", "User 2") and text.strip():
+                    lines.append((n, "user" if who.strip() == "User 1" else "assistant", text.strip()))
+    chosen = lines[skip:skip + count]
+    if len(chosen) < count:
+        raise SystemExit(f"locomo: Persona-Chat holds {len(lines)} messages, fewer than --history x 2 asks for")
+    days = {n: i for i, n in enumerate(dict.fromkeys(n for n, _, _ in chosen))}
+    first = before.replace(hour=9, minute=0) - timedelta(days=len(days))
+    said = Counter()
+    out: list[dict] = []
+    for n, role, text in chosen:      # a minute a message within its day
+        out.append({"session": f"persona-{n}", "role": role, "text": text,
+                    "at": first + timedelta(days=days[n], minutes=said[n])})
+        said[n] += 1
+    return out
 
 
 def first_person(question: str, name: str) -> str:
@@ -141,7 +180,7 @@ class Scores:
 
 
 def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses: int, keep: Path | None,
-        overrides: dict[str, float] | None = None) -> dict:
+        overrides: dict[str, float] | None = None, earlier: int = 0) -> dict:
     config = load_config(None)
     methods = ("glados", "BM25", "cosine", "RRF")
     scores = {(m, p): Scores() for m in methods for p in ("written", "first")}
@@ -161,18 +200,26 @@ def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses:
                 if "." in name:
                     field, kind = name.split(".", 1)
                     settings = replace(settings, **{field: {**getattr(settings, field), kind: value or None}})
-            memory = Memory(folder / f"conv-{conv_id}.db", recall_settings=settings)
+            memory = Memory(folder / f"conv-{conv_id}{f'-h{earlier}' if earlier else ''}.db", recall_settings=settings)
             model = memory._load_model()    # the baselines use the same model, loaded once
             if model is None:
                 raise SystemExit(f"locomo: {memory.recall_notice}; run ./test.sh once to install the sentence model")
             # both speakers' messages are in before any question: BM25's statistics are the whole file's,
             # so a store scored as it is made and the same store reopened rank alike
-            for name in (conv["speaker_a"], conv["speaker_b"]):
-                memory.import_(name, export(name, conv_id, all_turns))
-            for name in (conv["speaker_a"], conv["speaker_b"]):
+            speakers = (conv["speaker_a"], conv["speaker_b"])
+            pasts = {name: history(earlier, i * earlier, all_turns[0]["at"]) if earlier else [] for i, name in enumerate(speakers)}
+            for name in speakers:
+                memory.import_(name, export(name, conv_id, all_turns, pasts[name]))
+            for name in speakers:
                 user = name
-                ids = [r[0] for r in memory.db.execute("SELECT id FROM messages WHERE user = ? ORDER BY id", (user,))]
-                dia_of = {i: t["dia_id"] for i, t in zip(ids, all_turns)}
+                # by text and time: an import leaves out a message said twice in the same minute
+                stored = {(r[1], r[2]): r[0] for r in memory.db.execute(
+                    "SELECT id, text, created_at FROM messages WHERE user = ? ORDER BY id", (user,))}
+                stamp = lambda at: at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")  # noqa: E731
+                dia_of = {stored[t["text"], stamp(t["at"])]: t["dia_id"] for t in all_turns
+                          if (t["text"], stamp(t["at"])) in stored}
+                past = [(stored[m["text"], stamp(m["at"])], m["text"]) for m in pasts[name]
+                        if m["role"] == "user" and (m["text"], stamp(m["at"])) in stored]
                 started = time.perf_counter()
                 with Progress(console=console, transient=True) as bar:
                     task = bar.add_task(f"indexing {user}", total=None)
@@ -182,8 +229,14 @@ def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses:
                     index_s += time.perf_counter() - started
                     indexed += done
                 own = [t for t in all_turns if t["speaker"] == name]
-                bm25 = BM25([t["text"] for t in own])
+                # the baselines rank the earlier messages too (by the vectors the store holds)
+                held, _ = memory._index.vectors(memory.db, user, [i for i, _ in past])
+                past = [(i, text) for i, text in past if i in held]
+                bm25 = BM25([t["text"] for t in own] + [text for _, text in past])
                 vectors = model.encode([t["text"] for t in own])
+                if past:
+                    vectors = np.concatenate([vectors, np.stack([held[i] for i, _ in past])])
+                own = own + [{"dia_id": None} for _ in past]
                 for qa in conv["qa"]:
                     evidence = [e.strip() for e in qa.get("evidence", []) for e in e.split(";")]
                     if qa.get("category") not in CATEGORIES or not evidence or \
@@ -239,6 +292,8 @@ def main() -> None:
                              "or one kind of a per-kind setting, e.g. expire_days.state=0 (0: never)")
     parser.add_argument("--brief", action="store_true", help="one line per phrasing: glados beside RRF")
     parser.add_argument("--keep", type=Path, help="keep the indexed stores in this folder and reuse them next time")
+    parser.add_argument("--history", type=int, default=0, metavar="N",
+                        help="give each speaker N earlier messages first (Persona-Chat's; see above)")
     args = parser.parse_args()
     if not args.data.is_dir():
         raise SystemExit(f"locomo: no data at {args.data}; it ships beside the project in shared/data/locomo")
@@ -246,7 +301,7 @@ def main() -> None:
     conv_ids = tuple(args.convs.split(",")) if args.convs else conv_ids
     console = Console()
     overrides = {n: int(v) if v.isdigit() else float(v) for n, _, v in (a.partition("=") for a in args.set)}
-    result = run(args.data, conv_ids, args.k, console, args.misses, args.keep, overrides)
+    result = run(args.data, conv_ids, args.k, console, args.misses, args.keep, overrides, args.history)
     console.print(f"conversations {', '.join(conv_ids)}: {result['asked']} questions"
                   + (f", {result['indexed']} messages indexed in {result['index_s']:.1f} s "
                      f"({result['indexed'] / max(result['index_s'], 1e-9):.0f} a second)" if result["indexed"] else ""))
