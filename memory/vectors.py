@@ -265,20 +265,21 @@ class VectorIndex:
 
 
 def _scan(held: _UserVectors, query: np.ndarray, limit: int, crowding_weight: float) -> list[tuple[int, float]]:
-    """VectorIndex.search over what is held."""
+    """VectorIndex.search over what is held (its arrays taken once, as they are now)."""
     if not held.rows:
         return []
-    crowd = held.crowding() * crowding_weight if crowding_weight else 0.0
-    if held.n >= SHORTLIST_FROM and limit * SHORTLIST < held.n:
-        rough = ROUGH_COSINE[_differing(held.signs, sign_bits(query[None])[0])] - crowd
+    ids, matrix, signs, crowding = held.ids, held.matrix, held.signs, held.crowding()
+    crowd = crowding * crowding_weight if crowding_weight else 0.0
+    if len(ids) >= SHORTLIST_FROM and limit * SHORTLIST < len(ids):
+        rough = ROUGH_COSINE[_differing(signs, sign_bits(query[None])[0])] - crowd
         short = _top(rough, limit * SHORTLIST)
-        sims = held.matrix[short] @ query - (crowd[short] if crowding_weight else 0.0)
+        sims = matrix[short] @ query - (crowd[short] if crowding_weight else 0.0)
         best = np.argsort(-sims)[:limit]
-        return [(int(held.ids[short[i]]), float(sims[i])) for i in best]
-    sims = held.matrix @ query - crowd
+        return [(int(ids[short[i]]), float(sims[i])) for i in best]
+    sims = matrix @ query - crowd
     top = _top(sims, limit) if limit < len(sims) else np.arange(len(sims))
     top = top[np.argsort(-sims[top])]
-    return [(int(held.ids[i]), float(sims[i])) for i in top]
+    return [(int(ids[i]), float(sims[i])) for i in top]
 
 
 @cache
