@@ -46,6 +46,7 @@ from rich.table import Table  # noqa: E402
 from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from memory import Memory  # noqa: E402
+from memory.api import iso  # noqa: E402
 from memory.recall import STOPWORDS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +80,6 @@ def turns(conv: dict) -> list[dict]:
 def export(name: str, conv_id: str, all_turns: list[dict], earlier: list[dict] = ()) -> dict:
     """The conversation as `name`'s memory export: their turns theirs, the other's her replies; after
     the `earlier` messages (see history)."""
-    iso = lambda t: t.strftime("%Y-%m-%dT%H:%M:%S.%fZ")  # noqa: E731
     said = [{"session": e["session"], "role": e["role"], "text": e["text"], "at": e["at"]} for e in earlier]
     said += [{"session": f"locomo-{conv_id}-{t['session']}", "role": "user" if t["speaker"] == name else "assistant",
               "text": t["text"], "at": t["at"]} for t in all_turns]
@@ -215,11 +215,10 @@ def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses:
                 # by text and time: an import leaves out a message said twice in the same minute
                 stored = {(r[1], r[2]): r[0] for r in memory.db.execute(
                     "SELECT id, text, created_at FROM messages WHERE user = ? ORDER BY id", (user,))}
-                stamp = lambda at: at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")  # noqa: E731
-                dia_of = {stored[t["text"], stamp(t["at"])]: t["dia_id"] for t in all_turns
-                          if (t["text"], stamp(t["at"])) in stored}
-                past = [(stored[m["text"], stamp(m["at"])], m["text"]) for m in pasts[name]
-                        if m["role"] == "user" and (m["text"], stamp(m["at"])) in stored]
+                dia_of = {stored[t["text"], iso(t["at"])]: t["dia_id"] for t in all_turns
+                          if (t["text"], iso(t["at"])) in stored}
+                past = [(stored[m["text"], iso(m["at"])], m["text"]) for m in pasts[name]
+                        if m["role"] == "user" and (m["text"], iso(m["at"])) in stored]
                 started = time.perf_counter()
                 with Progress(console=console, transient=True) as bar:
                     task = bar.add_task(f"indexing {user}", total=None)

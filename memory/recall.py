@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterable
 import re   # the standard module: reading memories must not load the rules' `regex`
 
 from .dates import asked_about
-from .text import pieces
+from .text import SENTENCE_END, pieces
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,7 +27,8 @@ MAX_TERMS = 12
 WORDS = re.compile(r"[^\W_]+")   # runs of letters and digits, in any script
 ASKING = r"\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|will|would|should|have|has)\b"
 QUESTION = re.compile(rf"(?i)^{ASKING}|.*\?\W*$")
-MAY_ASK = re.compile(rf"(?i)\?|(?:^|(?<=[.!])\s)\s*{ASKING}")   # no match: no sentence of it asks
+# no match: no sentence of it asks (a question mark, or a question word where pieces() starts a sentence)
+MAY_ASK = re.compile(rf"(?i)\?|(?:^|{SENTENCE_END.pattern}){ASKING}")
 CONTEXT_HITS = 10         # her best-matching messages whose answers are looked up (see _by_context)
 CONTINUED = 10            # the best matches whose next message is looked at (see _continued)
 DATED = 2000              # messages of the days a question names that are compared by meaning, newest first
