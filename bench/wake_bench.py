@@ -22,7 +22,8 @@ was written with set 7 and first heard at the end of that round, with the settin
 the round after (12's GLAD-oss misses then led to the beam look), 13 and 14 in the next (13's misses
 were looked at for the model alone; 14 first heard at the end), 15 and 16 in the round after (15
 scored first; 16 first heard at the end), 17 and 18 in the latest (17 scored first; 18 first heard
-at the end).
+at the end); 19 and 20 were written before the fitted score was tried (training/fit_wake_score.py) and
+chose nothing.
 Each recording is one utterance carrying the pauses the loop's segmenter finds in it.
 
 --merged N builds utterances of two of the set's recordings with a breath between (under the end

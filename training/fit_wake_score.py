@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.config import load_config  # noqa: E402
+from assistant.wake.decide import SHIPPED  # noqa: E402
 from bench.wake_bench import EVERY, evidence_row, score_set, spoken_set  # noqa: E402
 
 NAMES = ("words", "words called", "opening", "someone else", "invented", "name check", "placed", "name model",
@@ -116,8 +117,7 @@ def tally(called: np.ndarray, labels: list[str]) -> str:
 def uncertain(row: dict, config) -> bool:
     """Where the rules are least sure: the name model passed its floor, no call in the words, nobody else
     named in the plain transcript."""
-    w = config.voice.wake
-    return row["sounded"] >= w.name_model and row["first"] < w.threshold and not row["someone_else"]
+    return row["sounded"] >= SHIPPED.name_floor and row["first"] < config.voice.wake.threshold and not row["someone_else"]
 
 
 def room_rows(config) -> dict[str, list[dict]]:
