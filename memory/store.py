@@ -277,6 +277,13 @@ END;
                                                                 ("ad", "DELETE", "old")))
 
 
+_M011_PARTED = """
+-- The messages with further readings (sentences, an answer read after her question): a recall reads
+-- its candidates' by this index (VectorIndex.best_parts), so one without any costs a probe of it, not
+-- a read of its row (a third of the time at 100,000 messages).
+CREATE INDEX message_vectors_parted ON message_vectors(message_id) WHERE length(parts) > 0;
+"""
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -289,6 +296,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("008_parts", _M008_PARTS),
     ("009_answers", _M009_ANSWERS),
     ("010_block_changes", _M010_BLOCK_CHANGES),
+    ("011_parted", _M011_PARTED),
 ]
 
 

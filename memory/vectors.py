@@ -218,8 +218,11 @@ class VectorIndex:
         candidates need them, so they are not held in memory)."""
         if not message_ids:
             return {}
-        found = db.execute(f"SELECT message_id, parts FROM message_vectors WHERE message_id IN "
-                           f"({','.join('?' * len(message_ids))}) AND length(parts) > 0", list(message_ids)).fetchall()
+        # by the partial index of the messages that have some (migration 011): SQLite would take the
+        # unique index on message_id and read every candidate's row
+        found = db.execute(f"SELECT message_id, parts FROM message_vectors INDEXED BY message_vectors_parted "
+                           f"WHERE message_id IN ({','.join('?' * len(message_ids))}) AND length(parts) > 0",
+                           list(message_ids)).fetchall()
         if not found:
             return {}
         rows = np.fromiter((len(blob) // (2 * DIM) for _, blob in found), np.int64, len(found))
@@ -271,7 +274,8 @@ def _scan(held: _UserVectors, query: np.ndarray, limit: int, crowding_weight: fl
     ids, matrix, signs, crowding = held.ids, held.matrix, held.signs, held.crowding()
     crowd = crowding * crowding_weight if crowding_weight else 0.0
     if len(ids) >= SHORTLIST_FROM and limit * SHORTLIST < len(ids):
-        rough = ROUGH_COSINE[_differing(signs, sign_bits(query[None])[0])] - crowd
+        rough = np.take(ROUGH_COSINE, _differing(signs, sign_bits(query[None])[0]))   # take: half the time of []
+        rough -= crowd
         short = _top(rough, limit * SHORTLIST)
         sims = matrix[short] @ query - (crowd[short] if crowding_weight else 0.0)
         best = np.argsort(-sims)[:limit]
