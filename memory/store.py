@@ -280,7 +280,7 @@ END;
 _M011_PARTED = """
 -- The messages with further readings (sentences, an answer read after her question): a recall reads
 -- its candidates' by this index (VectorIndex.best_parts), so one without any costs a probe of it, not
--- a read of its row (a third of the time at 100,000 messages).
+-- a read of its row (a third to a half of the time at 100,000 messages).
 CREATE INDEX message_vectors_parted ON message_vectors(message_id) WHERE length(parts) > 0;
 """
 
