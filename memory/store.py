@@ -284,6 +284,18 @@ _M011_PARTED = """
 CREATE INDEX message_vectors_parted ON message_vectors(message_id) WHERE length(parts) > 0;
 """
 
+_M012_TOLD_AGAIN = """
+-- A fact told again (only confirmed_at and confirmations move) leaves the memory block as it was, so
+-- it no longer counts as a change of it: "I'm allergic to peanuts" said again is not a new block. Any
+-- other column set still is; a column added to facts later must be added to this list.
+DROP TRIGGER facts_block_au;
+CREATE TRIGGER facts_block_au AFTER UPDATE OF seq, id, user, key, value, value_norm, source, source_message_id,
+        asserted_at, valid_from, valid_to, ended_by, pinned, origin, origin_model, user_pinned ON facts BEGIN
+    DELETE FROM block_changes WHERE user = new.user;
+    INSERT INTO block_changes (user) VALUES (new.user);
+END;
+"""
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -297,6 +309,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("009_answers", _M009_ANSWERS),
     ("010_block_changes", _M010_BLOCK_CHANGES),
     ("011_parted", _M011_PARTED),
+    ("012_told_again", _M012_TOLD_AGAIN),
 ]
 
 

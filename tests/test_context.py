@@ -80,3 +80,27 @@ def test_the_block_follows_every_change_whoever_writes_it_and_the_clock(tmp_path
         assert "hiking" in turns.load_context("ada")
         clock.advance(days=31)                           # a like expires after 30 days here
         assert "hiking" not in turns.load_context("ada") and "York" in turns.load_context("ada")
+
+
+def test_a_fact_told_again_keeps_the_block_and_any_other_write_renews_it(tmp_path, clock, monkeypatch):
+    """Saying a fact again only confirms it, which the block does not show: the block is not built
+    again. Any other write to a fact, by whichever process, still renews it."""
+    path = tmp_path / "m.db"
+    builds = []
+    build = Memory._build_context
+    monkeypatch.setattr(Memory, "_build_context", lambda self, *a: builds.append(a) or build(self, *a))
+    with Memory(path, clock=clock, embedder=None) as turns, Memory(path, clock=clock, embedder=None) as other:
+        turns.observe("ada", "I'm allergic to peanuts")
+        block = turns.load_context("ada")
+        turns.observe("ada", "I'm allergic to peanuts")      # told again: reconfirmed
+        assert turns.load_context("ada") == block and len(builds) == 1
+        other.remember("ada", "location", "Leeds")
+        other.pin("ada", "location")
+        assert "Leeds" in turns.load_context("ada") and "(pinned)" in turns.load_context("ada")
+        columns = [r[1] for r in other.db.execute("PRAGMA table_info(facts)")
+                   if r[1] not in ("seq", "confirmed_at", "confirmations")]
+        for column in columns:                               # a column added later renews it too
+            before = len(builds)
+            other.db.execute(f"UPDATE facts SET {column} = {column} WHERE user = 'ada'")
+            turns.load_context("ada")
+            assert len(builds) == before + 1, column
