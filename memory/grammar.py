@@ -59,7 +59,7 @@ FORGET = re.compile(
     rf"^{LEAD}(?:(?:please|can you|could you|would you|will you|i want you to|i need you to|you can|"
     r"go ahead and|just)\s+)*(?:forget|delete|erase|remove|wipe|scrub|stop remembering|unlearn)\s+"
     r"(?:(?:about|that|the fact that|everything about|what you know about|all about)\s+)?(?P<v>.+?)[\s.!?]*$", F)
-FORGET_TARGETS = [
+FORGET_TARGETS = [(re.compile(pattern, F), key) for pattern, key in [
     (r"where i live|where i(?:'m| am) living|my (?:address|location|city|home address|home)|where i stay", "location"),
     (r"my name|what i(?:'m| am) called|what my name is", "name"),
     (r"where i work|my (?:employer|company|workplace)|who i work for", "employer"),
@@ -78,8 +78,17 @@ FORGET_TARGETS = [
     (r"what i (?:dislike|hate)|my dislikes", "dislikes"),
     (r"my (?:medical (?:conditions?|history|notes|info(?:rmation)?)|conditions?|medications?|meds|medicines?|"
      r"health (?:conditions?|problems?|issues?))|what (?:medications?|meds|medicines?) i take", "medical"),
-]
+]]
 
+# what a forget names, compiled once (targets runs for every "forget ..." and "what did I say about ...")
+TARGET_LEAD = re.compile(r"^(?:that|about|the fact that)\s+", F)
+TARGET_FAVORITE = re.compile(rf"my {FAV} (?P<t>[\w ]+)", F)
+TARGET_ALLERGY = re.compile(r"my (?P<v>.+?) allergy", F)
+TARGET_PET = re.compile(rf"my (?P<v>{PETS})(?:'s name|s name| [\w'-]+)?", F)
+TARGET_NOTE = re.compile(r"(?:the|my|that) note (?:about|that says|saying) (?P<v>.+)", F)
+TARGET_SAID = re.compile(r"(?:what|everything|anything) i (?:said|told you|mentioned) about (?P<v>.+)", F)
+TARGET_MINE = re.compile(r"my\s+(?P<v>.+)", F)
+TARGET_THE = re.compile(r"^the\s+", F)
 
 
 def note(sentence: str) -> tuple[Command, list[Change]] | None:
@@ -130,32 +139,32 @@ def targets(phrase: str, strict: bool = True) -> list[Target]:
     """What a phrase points at: "where i live" -> location; "that i'm allergic to x" -> allergy x.
     strict: only phrases about the user; otherwise a bare value ("peanuts") points at itself."""
     target = trim(normalise(clean(phrase)))
-    target = re.sub(r"^(?:that|about|the fact that)\s+", "", target, flags=F)
+    target = TARGET_LEAD.sub("", target)
     for pattern, key in FORGET_TARGETS:
-        if re.fullmatch(pattern, target, flags=F):
+        if pattern.fullmatch(target):
             return [Target(key)]
-    fav = re.fullmatch(rf"my {FAV} (?P<t>[\w ]+)", target, flags=F)
+    fav = TARGET_FAVORITE.fullmatch(target)
     if fav and fav_key(fav["t"]):
         return [Target(fav_key(fav["t"]))]
-    allergy = re.fullmatch(r"my (?P<v>.+?) allergy", target, flags=F)
+    allergy = TARGET_ALLERGY.fullmatch(target)
     if allergy:
         return [Target("allergy", v) for v in split_items(allergy["v"])]
-    pet = re.fullmatch(rf"my (?P<v>{PETS})(?:'s name|s name| [\w'-]+)?", target, flags=F)
+    pet = TARGET_PET.fullmatch(target)
     if pet:
         return [Target("pet", pet["v"].lower())]
-    note_ = re.fullmatch(r"(?:the|my|that) note (?:about|that says|saying) (?P<v>.+)", target, flags=F)
+    note_ = TARGET_NOTE.fullmatch(target)
     if note_:
         return [Target("note", trim(note_["v"]))]
-    said = re.fullmatch(r"(?:what|everything|anything) i (?:said|told you|mentioned) about (?P<v>.+)", target, flags=F)
+    said = TARGET_SAID.fullmatch(target)
     if said:
         return [Target(None, trim(said["v"]))]
     inner = mine_statements(target)
     if inner:
         return [Target(c.key, c.value) for c in inner if c.key]
-    mine_ = re.match(r"my\s+(?P<v>.+)", target, flags=F)
+    mine_ = TARGET_MINE.match(target)
     if strict and not mine_:
         return []
-    target = mine_["v"] if mine_ else re.sub(r"^the\s+", "", target, flags=F)
+    target = mine_["v"] if mine_ else TARGET_THE.sub("", target)
     return [Target(None, target)] if target and target.lower() not in NON_VALUES else []
 
 
