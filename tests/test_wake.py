@@ -416,3 +416,14 @@ def test_a_call_after_another_sentence_wakes_her_through_the_real_segmenter():
                            said("The kettle is on, by the way."), quiet, quiet, quiet])
     for utterance in segment(talk, VadOptions(end_silence_s=0.6), SileroVAD()):
         assert WakeGate(stt, wake, Policy(name_check=14.0, pause_look_s=0.2)).judge(utterance, "hey glados").match is None
+
+
+def test_every_wake_set_has_its_sentences_and_a_noise_seed():
+    """The first set and held-out 1 to HELD_OUT_SETS each have their calls, near misses and ordinary
+    sentences, and a seed of their own; a set written without a seed is found here, not by the bench."""
+    from tests.fixtures import wake_sentences
+    from tests.fixtures.make_fixtures import HELD_OUT_SETS, held_out_prefix
+    for n in range(HELD_OUT_SETS + 1):
+        for kind in ("CALLS", "NEAR_MISSES", "ORDINARY"):
+            assert getattr(wake_sentences, held_out_prefix(n) + kind, None), (n, kind)
+    assert not hasattr(wake_sentences, held_out_prefix(HELD_OUT_SETS + 1) + "CALLS")
