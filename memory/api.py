@@ -132,7 +132,7 @@ class Memory:
             elif command is not None and command.kind == "pin":
                 done += self._pin_said_before(user, session, message_id)
         if any(c.kind == "forgotten" for c in done):
-            purge_leftovers(self.db)
+            self._purge()
         return Observation(message_id, done, parsed)
 
     def _pin_changes(self, user: str, changes: list[F.FactChange]) -> list[F.FactChange]:
@@ -259,7 +259,7 @@ class Memory:
         with transaction(self.db):
             rows = self._forget_targets(user, target)
             done = E.erase_facts(self.db, user, rows)
-        purge_leftovers(self.db)
+        self._purge()
         return done
 
     def _forget_targets(self, user: str, target: str) -> list[F.Fact]:
@@ -293,15 +293,21 @@ class Memory:
         with transaction(self.db):
             done = E.erase_facts(self.db, user, F.find_for_forget(self.db, user, key, value))
         if done:
-            purge_leftovers(self.db)
+            self._purge()
         return done
 
     def clear(self, user: str) -> dict[str, int]:
         """Delete everything about one user: facts, history, messages, index entries, vectors, summaries."""
         with transaction(self.db):
             counts = E.erase_user(self.db, user)
-        purge_leftovers(self.db)
+        self._purge()
         return counts
+
+    def _purge(self) -> None:
+        """After an erasure: no trace left in the free pages or the word indexes, and the word counts kept
+        between recalls are counted again (what was erased no longer counts)."""
+        purge_leftovers(self.db)
+        self._word_counts = R.WordCounts()
 
     def add_summary(self, user: str, session: str, text: str) -> bool:
         with transaction(self.db):

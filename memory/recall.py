@@ -34,6 +34,7 @@ CONTINUED = 10            # the best matches whose next message is looked at (se
 DATED = 2000              # messages of the days a question names that are compared by meaning, newest first
 EXACT_BELOW = 10_000      # messages: below this, full_match counts them exactly
 MAX_SCORED = 500          # messages BM25 scores per recall at most (see scored_words)
+NEWEST_SCORED = 150       # messages scored when even the rarest query word is in more than MAX_SCORED: its newest
 UNINDEXED_MEANING = 0.5
 REPEAT = 0.9              # this close, with the same numbers, an item is the same thing said again
 NUMBER = re.compile(r"\d+")   # the cosine assumed for the best word match that has no vector
@@ -153,7 +154,8 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     """The k earlier messages and notes that best match `text`, best first.
 
     Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept; at
-    most MAX_SCORED messages are scored (see scored_words).
+    most MAX_SCORED messages are scored (see scored_words), and of a word in more than that (a common
+    word: even the rarest of the query's), its newest NEWEST_SCORED.
     Meaning (when `index` and the query's vector are given): the nearest `candidates` messages by
     cosine less crowding_weight x crowding (how much a message sounds like many of the user's
     others; see vectors), and, when the question names days, the nearest of what was said in them.
@@ -311,8 +313,9 @@ _STILL_TRUE = """NOT (EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = 
 class WordCounts:
     """How many messages hold each word (FTS5), for BM25's budget and idf. Counting a common word
     costs 0.1-0.2 ms at 100,000 messages, so a count is kept until the log has grown by RECOUNT of
-    its size since (1%: idf moves by less than that); a deletion leaves it a little high until then,
-    as it leaves N (see full_match). Holds words and numbers only, never text."""
+    its size since (1%: idf moves by less than that). Memory starts afresh after its own erasures; another
+    process's leave it high until then (full_match takes it as N at most; _by_words reads fewer newest
+    matches than it says). Holds words and numbers only, never text."""
     RECOUNT = 0.01
     SIZE = 4096
 
@@ -362,7 +365,8 @@ def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int],
     n = newest
     if n < EXACT_BELOW:
         n = db.execute("SELECT count(*) FROM messages").fetchone()[0]
-    return sum(max(1e-6, math.log((n - counts[w] + 0.5) / (counts[w] + 0.5))) for w in words) or 1.0
+    held = {w: min(counts[w], n) for w in words}    # a count kept from before another process's deletion
+    return sum(max(1e-6, math.log((n - held[w] + 0.5) / (held[w] + 0.5))) for w in words) or 1.0
 
 
 def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str | None, cutoff: int,
@@ -373,9 +377,10 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
     full = full_match(db, words, counts, newest)
     query = fts_query(kept)
     oldest = 0
-    if matches > MAX_SCORED:   # even the rarest word is in more messages than that: its newest ones
-        oldest = db.execute("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC "
-                            "LIMIT 1 OFFSET ?", (query, MAX_SCORED - 1)).fetchone()[0]
+    if matches > MAX_SCORED:   # even the rarest word is in more messages than that: its newest NEWEST_SCORED
+        row = db.execute("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC "
+                         "LIMIT 1 OFFSET ?", (query, NEWEST_SCORED - 1)).fetchone()
+        oldest = row[0] if row else 0    # fewer now than counted (a deletion since): all of them
     # BM25 over the index alone first (a join per match costs as much again), then the user's rows;
     # in the rare case other users' messages fill the first cut, the whole join runs.
     sql = """SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind, f.bm25
@@ -389,7 +394,7 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
     take = limit * 2 if context_weight > 0 else limit
     cut = take * 4
     rows = db.execute(sql, (query, oldest, cut, user, session, cutoff, take)).fetchall()
-    if len(rows) < take and min(matches, MAX_SCORED) > cut:
+    if len(rows) < take and (NEWEST_SCORED if oldest else matches) > cut:
         rows = db.execute(sql, (query, oldest, -1, user, session, cutoff, take)).fetchall()
     for r in [r for r in rows if r["role"] == "user"][:limit]:
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],

@@ -14,6 +14,7 @@ import pytest
 
 from memory import Memory
 from memory import embed
+from memory import recall as recall_module
 from memory.recall import RecallSettings
 from memory.erase import NOT_USER_DATA, STORES
 from tests.conftest import ROOT, glados
@@ -51,6 +52,20 @@ def test_an_old_message_of_common_words_competes_with_the_whole_history(words_on
         say(words_only, "ada", f"I need a new key ring number {i}", f"the shed roof needs paint, coat {i}")
     assert texts(words_only.recall("ada", "where did I leave the spare key for the shed?", k=4))[0] == \
         "the spare key for the shed is under the blue flowerpot"
+
+
+def test_a_word_in_more_messages_than_are_scored_ranks_its_newest_and_outlives_a_deletion(tmp_path, words_only,
+                                                                                           monkeypatch):
+    monkeypatch.setattr(recall_module, "MAX_SCORED", 20)
+    monkeypatch.setattr(recall_module, "NEWEST_SCORED", 6)
+    say(words_only, "ada", "the old bike is in the garage")
+    say(words_only, "bob", *[f"my bike needs a new chain, link {i}" for i in range(30)])
+    say(words_only, "ada", "the bike shop opens at nine", "I rode my bike to work")
+    # "bike" is in 33 messages, more than are scored: the newest 6, two of them ada's; her first is older
+    assert sorted(texts(words_only.recall("ada", "bike", k=10))) == ["I rode my bike to work", "the bike shop opens at nine"]
+    with Memory(tmp_path / "w.db", embedder=None) as other:
+        other.clear("bob")      # by another process: the counts this one keeps still say 33; three are left
+    assert len(words_only.recall("ada", "bike", k=10)) == 3
 
 
 @pytest.mark.parametrize("said, asked", [("my passport expires next March", "when does my passport expire?"),
