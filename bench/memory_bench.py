@@ -145,7 +145,7 @@ def main() -> None:
             vectors = mem.db.execute("SELECT count(*) FROM message_vectors").fetchone()[0]
             split.append(f"{n:,}: " + " / ".join(f"{statistics.median(step):.2f}" for step in zip(*steps)))
             table.add_row(f"{n:,}", f"{vectors:,}", f"{statistics.median(times):.2f}", f"{p95s[-1]:.2f}", f"{naive:.2f}",
-                          f"{ours:.2f}", f"{naive / ours:.0f}x")
+                          f"{ours:.2f}", f"{naive / ours:.{0 if naive >= 10 * ours else 1}f}x")
             mem.close()
     console.print(table)
     console.print(f"p50 ms of each step, observe / the memory block / recall: {'; '.join(split)}")
