@@ -304,8 +304,8 @@ class Memory:
         return counts
 
     def _purge(self) -> None:
-        """After an erasure: no trace left in the free pages or the word indexes, and the word counts kept
-        between recalls are counted again (what was erased no longer counts)."""
+        """After an erasure: no old copy left in the word indexes or the write-ahead log (purge_leftovers),
+        and the word counts kept between recalls are counted again (what was erased no longer counts)."""
         purge_leftovers(self.db)
         self._word_counts = R.WordCounts()
 
