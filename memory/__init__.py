@@ -16,6 +16,8 @@ from .intent import Change, Command, CommandKind, Op, Parsed, Target
 from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
 from .recall import STOPWORDS, Recalled, RecallSettings, estimate_tokens, terms as content_words
 from .records import Message, Session, Summary, Voiceprint
+from .since import Changes, Since, describe as describe_changes
+from .text import to_them, to_you
 from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
 
 
@@ -38,10 +40,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'memory' has no attribute {name!r}")
 
 __all__ = [
-    "Ambiguous", "BadImport", "BadProposals", "Change", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
+    "Ambiguous", "BadImport", "BadProposals", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
-    "SINGLE_VALUED", "STOPWORDS", "Session", "StaysPinned", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
-    "build_system_prompt", "content_words", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
-    "parse", "parse_proposals", "resolve_dates", "say_day", "ungrounded", "utc_now",
+    "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
+    "build_system_prompt", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
+    "parse", "parse_proposals", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
 ]

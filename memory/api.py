@@ -16,6 +16,7 @@ from .kinds import kind_of
 from .intent import Change, Parsed
 from .proposals import Proposal, Verdict
 from .records import Message, Session, Summary, Voiceprint
+from .since import Changes
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
 from .text import clean, pieces
 
@@ -338,7 +339,8 @@ class Memory:
 
     def _build_context(self, user: str, max_facts: int, max_summaries: int, max_tokens: int,
                        version: int, now: datetime) -> "_Block":
-        summaries = [(r["created_at"], r["text"]) for r in S.newest(self.db, user, max_summaries)]
+        changes = Changes(F.history(self.db, user))
+        summaries = [(r["created_at"], r["text"], changes.of(r["text"])) for r in S.newest(self.db, user, max_summaries)]
         newest = max_facts      # the newest facts, and more only while expired ones leave too few
         while True:
             found = F.for_context(self.db, user, newest)
@@ -374,8 +376,11 @@ class Memory:
             settings = replace(settings, candidates=candidates)
         text = R.as_asked_by(text, self._names(user))
         query = self._vector(text) if text.strip() else None
-        return R.recall(self.db, user, text, k, session, recent_window, settings, self.now(),
-                        self._index if query is not None else None, query, self._word_counts)
+        found = R.recall(self.db, user, text, k, session, recent_window, settings, self.now(),
+                         self._index if query is not None else None, query, self._word_counts)
+        changes = Changes(F.history(self.db, user)) if found else None
+        return [replace(r, since=changes.of(f"{r.text}\n{r.reply or ''}", _message_id(r))) if changes else r
+                for r in found]
 
     def _names(self, user: str) -> list[str]:
         """What the user is called: their name facts (and each one's first word), and the user id
@@ -601,6 +606,10 @@ class Memory:
                  origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"),
                  user_pinned=bool(f.get("user_pinned")))
         return 1
+
+
+def _message_id(r: R.Recalled) -> int | None:
+    return int(r.id) if r.kind == "message" and r.id.isdigit() else None
 
 
 def _voiceprint_json(print_: Voiceprint | None) -> dict | None:

@@ -13,7 +13,9 @@ from .recall import fts_query, terms
 STORES: dict[str, str] = {
     "facts": "the rows themselves; a note quoting a forgotten value goes too",
     "facts_fts": "follows facts (triggers on delete and update)",
-    "messages": "a forgotten fact's source message and her reply to it are deleted; the value is redacted from every other message",
+    "messages": "a forgotten fact's source message and her reply to it are deleted; the value is redacted from every "
+                "other message, in every way it is said back (since.sayings: her 'your locker code', a summary's 'their'), "
+                "and a remembered sentence's numbers with it",
     "messages_fts": "follows messages (triggers on delete and update)",
     "message_vectors": "a deleted or redacted message's vector is deleted (triggers), and so is the vector of the "
                        "user's answer just after a message of hers (it is read after her question too); clearing a user deletes them. "
@@ -21,7 +23,8 @@ STORES: dict[str, str] = {
     "vector_counts": "per-user counts of message_vectors, kept by its triggers; dropped with the user",
     "block_changes": "which user's facts or summaries changed last (a user id and a counter, kept by triggers); "
                      "dropped with the user",
-    "summaries": "the value is redacted; clearing a user deletes them",
+    "summaries": "the sentences stating the value (in any saying of it, see since.sayings) are cut, and a summary "
+                 "with none left is deleted; clearing a user deletes them",
     "voiceprints": "a person's voice (no words in it); clearing the user or `glados speakers forget` deletes it",
 }
 NOT_USER_DATA = {"migrations", "sqlite_sequence"}

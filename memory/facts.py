@@ -15,6 +15,7 @@ from typing import Literal
 import re   # the standard module: storage loads fast; the rules use `regex`
 
 from .recall import replies
+from .since import pattern, secrets
 from .store import MemoryStoreError
 from .text import titled
 
@@ -31,6 +32,7 @@ MEDICAL = re.compile(
     r"doctor|cholesterol|kidney|liver|cancer|chemo\w*|disorder|syndrome|disease)\b", re.IGNORECASE)
 KEY_SHAPE = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 FORGOTTEN = "[forgotten]"
+SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 
 
 Origin = Literal["user", "model"]
@@ -263,8 +265,8 @@ def forget(db: sqlite3.Connection, user: str, facts: list[Fact]) -> list[FactCha
         "SELECT source_message_id FROM facts WHERE user = ? AND source_message_id IS NOT NULL", (user,))}
     sources = {f.source_message_id for f in facts if f.source_message_id} - kept_sources
     delete_exchanges(db, user, sources)
-    for value in {f.value for f in facts}:
-        redact(db, user, value)
+    for key, value in {(f.key, f.value) for f in facts}:
+        redact(db, user, key, value)
     seen, out = set(), []
     for f in facts:
         if (f.key, norm(f.value)) not in seen:
@@ -280,20 +282,38 @@ def delete_exchanges(db: sqlite3.Connection, user: str, ids: set[int]) -> None:
     db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in ids | answers])
 
 
-def redact(db: sqlite3.Connection, user: str, value: str) -> None:
-    """Replace value in the user's messages, remaining fact sources and summaries."""
-    if len(value.strip()) < 2:
+def redact(db: sqlite3.Connection, user: str, key: str, value: str) -> None:
+    """Replace the value, in every way it is said back (since.sayings) and, for a remembered sentence,
+    its numbers (a code), in the user's messages, remaining fact sources and summaries. A note that
+    quoted it goes; a summary loses the sentences that stated it, and goes when none is left."""
+    found = [p for p in (pattern(key, value),) if p is not None]
+    found += [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets(key, value)]
+    if not found:
         return
-    pattern = re.compile(rf"(?<!\w){re.escape(value.strip())}(?:e?s)?(?!\w)", re.IGNORECASE)
-    like = f"%{value.strip()[:-1] if value.strip().endswith('s') else value.strip()}%"
+    # a cheap filter first: the value's longest word, or a number of it, somewhere in the text
+    hints = {max(value.split(), key=len).strip(".,!?;:'\"").rstrip("s") or value} | set(secrets(key, value))
+    where = " OR ".join(["{column} LIKE ?"] * len(hints))
     for table, column in (("messages", "text"), ("facts", "source"), ("facts", "value"), ("summaries", "text")):
-        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE user = ? AND {column} LIKE ?",
-                          (user, like)).fetchall()
+        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE user = ? AND ({where.format(column=column)})",
+                          (user, *(f"%{h}%" for h in hints))).fetchall()
         for row_id, text in rows:
-            new = pattern.sub(FORGOTTEN, text)
+            new = text
+            for p in found:
+                new = p.sub(FORGOTTEN, new)
             if new == text:
                 continue
             if table == "facts" and column == "value":
                 db.execute("DELETE FROM facts WHERE id = ?", (row_id,))  # a note that quoted it
+            elif table == "summaries":
+                _cut_summary(db, row_id, new)
             else:
                 db.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (new, row_id))
+
+
+def _cut_summary(db: sqlite3.Connection, summary_id: int, redacted: str) -> None:
+    """A summary keeps the sentences that did not state a forgotten value; with none left, it goes."""
+    kept = [s for s in SENTENCE.findall(redacted) if FORGOTTEN not in s and s.strip()]
+    if kept:
+        db.execute("UPDATE summaries SET text = ? WHERE id = ?", (" ".join(s.strip() for s in kept), summary_id))
+    else:
+        db.execute("DELETE FROM summaries WHERE id = ?", (summary_id,))

@@ -16,6 +16,7 @@ from .text import SENTENCE_END, pieces
 if TYPE_CHECKING:
     import numpy as np
 
+    from .since import Since
     from .vectors import VectorIndex
 
 STOPWORDS = set("""a an the and or but if then so to of in on at by for with about from as is are
@@ -51,6 +52,7 @@ class Recalled:
     created_at: str
     score: float
     reply: str | None = None   # her answer to it (the exchange's other half), as context, never ranked alone
+    since: tuple["Since", ...] = ()   # values it (or her reply) states that are no longer believed (see since)
 
 
 @dataclass(frozen=True)

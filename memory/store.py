@@ -296,6 +296,16 @@ CREATE TRIGGER facts_block_au AFTER UPDATE OF seq, id, user, key, value, value_n
 END;
 """
 
+_M013_SUMMARY_CUT = """
+-- Forgetting a value takes out the summary sentences that stated it (shorter text, no marker left):
+-- still the one update allowed, besides redaction. A summary with nothing left is deleted.
+DROP TRIGGER summaries_no_update;
+CREATE TRIGGER summaries_no_update BEFORE UPDATE ON summaries
+WHEN instr(new.text, '[forgotten]') = 0 AND length(new.text) >= length(old.text) BEGIN
+    SELECT RAISE(ABORT, 'summaries are append-only');
+END;
+"""
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -310,6 +320,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("010_block_changes", _M010_BLOCK_CHANGES),
     ("011_parted", _M011_PARTED),
     ("012_told_again", _M012_TOLD_AGAIN),
+    ("013_summary_cut", _M013_SUMMARY_CUT),
 ]
 
 

@@ -14,6 +14,23 @@ def clean(text: str) -> str:
     return text.replace("\x00", "\ufffd")
 
 
+FIRST_PERSON = re.compile(r"\b(?:i am|i'm|im|i've|i'll|i'd|i|me|my|mine|myself)\b", re.IGNORECASE)
+SECOND = {"i am": "you are", "i'm": "you're", "im": "you're", "i've": "you've", "i'll": "you'll", "i'd": "you'd",
+          "i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself"}
+THIRD = {"i am": "they are", "i'm": "they're", "im": "they're", "i've": "they've", "i'll": "they'll", "i'd": "they'd",
+         "i": "they", "me": "them", "my": "their", "mine": "theirs", "myself": "themselves"}
+
+
+def to_you(text: str) -> str:
+    """The user's words said back to them: "my locker code is 4512" -> "your locker code is 4512"."""
+    return FIRST_PERSON.sub(lambda m: SECOND[m[0].lower()], text)
+
+
+def to_them(text: str) -> str:
+    """The user's words told about them: "my locker code is 4512" -> "their locker code is 4512"."""
+    return FIRST_PERSON.sub(lambda m: THIRD[m[0].lower()], text)
+
+
 def titled(value: str) -> str:
     """Speech-to-text gives "new york"; keep typed capitals ("iPhone", "McDonald's") as they are."""
     return value.title() if value == value.lower() else value

@@ -118,9 +118,11 @@ def test_a_slow_model_is_skipped_with_one_line(tmp_path):
     with StubOllama() as stub:
         stub.enqueue("Noted.").enqueue(stall=True)
         result = chat(stub.url, "ada", "I've been nursing for twelve years", env={"GLADOS_CONFIG": str(cfg)})
+        asked = len(stub.chats())
     assert result.returncode == 0
     assert result.stdout.count("skipped reading the session with the model") == 1
-    assert "written without the model" in result.stdout       # the summary fell back, no second wait
+    assert asked == 2       # the turn and the stalled reading: the summary is not asked for (no second wait)
+    assert "session saved" not in result.stdout      # and nothing was learned: no summary at all
     assert model_facts() == set()
 
 

@@ -96,12 +96,14 @@ def test_offline_she_says_what_she_noted_and_never_the_same_line_twice_in_a_row(
     assert not any(": " in line.split(".")[0] and "location:" in line for line in said)
 
 
-def test_the_summary_without_a_model_keeps_facts_as_sentences_and_topics_as_phrases():
+def test_the_summary_without_a_model_says_what_the_user_told_her_or_nothing():
     result = offline_chat("I live in Lisbon", "I ran a charity race for the animal shelter",
-                          "the charity race was brutal", "tell me a joke")
-    saved = next(line for line in result.stdout.splitlines() if line.startswith("[session saved:"))
-    assert "Learned: You live in Lisbon." in saved and "Talked about: charity race" in saved
-    assert "Topics:" not in saved and "location:" not in saved
+                          "I'm not allergic to peanuts anymore", "the charity race was brutal", "tell me a joke")
+    saved = [line for line in result.stdout.splitlines() if line.startswith("[session saved:")]
+    assert saved == ["[session saved: The user said they live in Lisbon.]"]     # no word lists, no counts
+    nothing = offline_chat("hi", "tell me a joke", user="bob")
+    assert "session saved" not in nothing.stdout
+    assert glados("memory", "summaries", "--user", "bob").stdout.strip() in ("", "no summaries yet")
 
 
 def test_the_chat_says_what_it_recalled_and_what_a_star_means():

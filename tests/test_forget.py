@@ -44,13 +44,15 @@ def assert_there(mem, user, word, recalled: bool = True):
 def test_forget_by_voice_removes_the_fact_everywhere_and_keeps_the_rest(mem, clock):
     mem.observe("ada", "I'm vegetarian, and I'm allergic to Pistachios.")
     mem.add_summary("ada", "s1", "Talked about Pistachios and baking.")
+    mem.add_summary("ada", "s2", "The user is baking a cake for Sunday. They are allergic to pistachios.")
     clock.advance(hours=1)
     mem.observe("ada", "remember that pistachios make me sneeze")
     assert_there(mem, "ada", "Pistachios")
     mem.observe("ada", "Forget that I'm allergic to pistachios.")
     assert_gone(mem, "ada", "Pistachios")
     assert {(f.key, f.value) for f in mem.facts("ada")} == {("diet", "vegetarian")}
-    assert len(mem.summaries("ada")) == 1        # the summary stays, with the value redacted
+    # a summary loses the sentences that stated it, and goes when nothing is left
+    assert [s.text for s in mem.summaries("ada")] == ["The user is baking a cake for Sunday."]
 
 
 def test_forget_a_key_with_its_history(mem, clock):

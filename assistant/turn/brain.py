@@ -102,7 +102,8 @@ class Brain:
         return self.session
 
     def end_session(self) -> str | None:
-        """Append one summary for the session (model-written when reachable); None if nothing was said."""
+        """Append one summary for the session (model-written when reachable and grounded); None when nothing
+        was said or learned."""
         session, self.session = self.session, None
         if session is None:
             return None
@@ -115,6 +116,7 @@ class Brain:
             model_ok = self._consolidate(session, rows)
             rows = self.memory.messages(self.user, session)
         text = None
+        words = self.config.session.summary_max_words
         if model_ok:
             try:
                 text = summary.by_model(self.llm, rows, self.config)
@@ -122,8 +124,13 @@ class Brain:
                 self.on_event(Degraded(str(exc)))
             except KeyboardInterrupt:     # Ctrl-C while the model writes: keep the short summary instead
                 self.on_event(Degraded("summary interrupted; the short one is saved instead"))
+            if text and not summary.grounded(text, rows, words):
+                self.on_event(Degraded("the model's summary was not about this session; the short one is saved instead"))
+                text = None
         if not text:
-            text = summary.extractive(self.memory, self.user, rows, self.config.session.summary_max_words)
+            text = summary.extractive(self.memory, self.user, rows, words)
+        if not text:
+            return None      # nothing learned: no summary
         self.memory.add_summary(self.user, session, text)
         self.on_event(Summarised(session, text))
         return text

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from memory import FORGOTTEN, Command, Fact, FactChange, Memory, Observation
+from memory import FORGOTTEN, Command, Fact, FactChange, Memory, Observation, to_them, to_you
 
 from ..config import Lines
 
@@ -32,16 +32,6 @@ SAID_AS = {
     "language": "You speak {v}", "medical": "You told me about {v}", "note": "{v}", "message": "You said: {v}",
     "wake_word": "You wake me with {v}",
 }
-FIRST_PERSON = re.compile(r"\b(?:i am|i'm|im|i've|i'll|i'd|i|me|my|mine|myself)\b", re.IGNORECASE)
-SECOND = {"i am": "you are", "i'm": "you're", "im": "you're", "i've": "you've", "i'll": "you'll", "i'd": "you'd",
-          "i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself"}
-
-
-def to_you(text: str) -> str:
-    """The user's words said back to them: "my locker code is 4512" -> "your locker code is 4512"."""
-    return FIRST_PERSON.sub(lambda m: SECOND[m[0].lower()], text)
-
-
 COUNTED = ("pet", "job")       # said with "a"/"an" when the value is one thing: "a dog named Rex", "a nurse"
 DETERMINED = re.compile(r"^(?:a|an|the|some|two|three|four|five|several|many|no|my|our|\d+)\b", re.IGNORECASE)
 
@@ -59,12 +49,14 @@ def joined(values: list[str]) -> str:
     return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
 
 
-def say(pairs: list[tuple[str, str]]) -> str:
+def say(pairs: list[tuple[str, str]], them: bool = False) -> str:
     """(key, value) pairs grouped by key, in the order first seen, as sentences without the last
-    full stop: "You live in Leeds. You are allergic to peanuts and cashews"."""
+    full stop: "You live in Leeds. You are allergic to peanuts and cashews"; `them`: about the user,
+    to someone else ("They live in Leeds", "Their locker code is 4512")."""
+    person = to_them if them else to_you
     values: dict[str, list[str]] = {}
     for key, value in pairs:
-        said = to_you(value) if key in ("note", "message") else with_article(value) if key in COUNTED else value
+        said = person(value) if key in ("note", "message") else with_article(value) if key in COUNTED else value
         values.setdefault(key, []).append(said)
     sentences = []
     for key, vs in values.items():
@@ -72,7 +64,13 @@ def say(pairs: list[tuple[str, str]]) -> str:
             sentences += [SAID_AS[key].format(v=v) for v in vs]
         else:
             sentences.append((SAID_AS.get(key) or f"Your {label(key)} is {{v}}").format(v=joined(vs)))
+    if them:     # "they" takes the same verbs as "you": "You live in" -> "They live in"
+        sentences = [THEM.sub(lambda m: THIRD_START[m[0]], s, count=1) for s in sentences]
     return ". ".join(s[:1].upper() + s[1:] for s in sentences)
+
+
+THEM = re.compile(r"^(?:Your|You)\b")
+THIRD_START = {"Your": "Their", "You": "They"}
 
 
 def say_facts(facts: list[Fact]) -> str:

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from datetime import date
 
-from memory import Recalled, build_system_prompt, estimate_tokens, resolve_dates, say_day
+from memory import Recalled, build_system_prompt, describe_changes, estimate_tokens, resolve_dates, say_day
 
 from ..config import BudgetConfig, PersonaConfig
 
@@ -51,7 +51,8 @@ def recall_note(recalled: list[Recalled], budget: int, max_chars: int = 300) -> 
 
 
 def recalled_line(r: Recalled, max_chars: int = 300) -> str:
-    """'- On 20 May 2023 the user said: "..." (last Saturday = 13 May 2023). You replied: "..."'."""
+    """'- On 20 May 2023 the user said: "..." (last Saturday = 13 May 2023). You replied: "..."', and what it
+    states that has changed since: '(changed since 5 December 2026: diet "pescatarian", not "vegetarian")'."""
     said_on = date.fromisoformat(r.created_at[:10])
     speaker = "the user" if r.role == "user" else "you"
     what = "asked you to remember" if r.kind == "note" else "said"
@@ -62,6 +63,8 @@ def recalled_line(r: Recalled, max_chars: int = 300) -> str:
         line += f" ({'; '.join(days)})"
     if r.reply:
         line += f". You replied: {json.dumps(' '.join(r.reply.split())[:max_chars // 2], ensure_ascii=False)}"
+    if r.since:      # it states a value that is no longer believed: the memory block holds the current one
+        line += f" {describe_changes(r.since)}"
     return line
 
 

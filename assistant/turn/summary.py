@@ -1,16 +1,16 @@
-"""The one summary appended when a session ends: by the model when reachable, else extractive."""
+"""The one summary appended when a session ends: by the model when reachable and grounded in the session,
+else extractive; none when the session taught nothing."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 
-from memory import STOPWORDS, Memory, Message, content_words, estimate_tokens
+from memory import Memory, Message, content_words, estimate_tokens
 
-from .commands import say_facts
+from .commands import say
 from ..config import Config
 from ..llm import LLM
 
-TOKENS = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[^\w\s]")    # words (with "sister's", "don't") and punctuation
+SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 INSTRUCTION = ("Summarize the conversation below in at most {words} words, in the third person, as notes "
                "for your future self: what the user said about themselves, what they asked, what was "
                "decided. Plain text, no preamble.")
@@ -39,34 +39,54 @@ def by_model(llm: LLM, rows: list[Message], config: Config) -> str:
 
 
 def extractive(memory: Memory, user: str, rows: list[Message], max_words: int) -> str:
-    """No model: the facts first stated in this session, as sentences, and the user's topics as the
-    phrases they used ("charity race", "pottery class"), most mentioned first."""
+    """No model: what the user told her this session, in the third person ("The user said they live in
+    Bristol. The user said they are allergic to peanuts."), and what they took back; "" when nothing was learned (no
+    summary is better than a list of words)."""
     ids = {r.id for r in rows}
-    learned = [f for f in memory.facts(user) if f.source_message_id in ids]
-    said = [r.text for r in rows if r.role == "user"]
-    parts = []
-    if learned:
-        parts.append(f"Learned: {say_facts(learned)}.")
-    topics = phrases(said, skip={w for f in learned for w in content_words(f"{f.value} {f.key.replace('_', ' ')}")})
-    if topics:
-        parts.append("Talked about: " + ", ".join(topics[:6]) + ".")
-    parts.append(f"{len(said)} user message{'s' if len(said) != 1 else ''}; written without the model.")
-    return " ".join(" ".join(parts).split()[:max_words])
+    if not ids:
+        return ""
+    told = [f for f in memory.facts(user, history=True) if f.source_message_id in ids]
+    first, last = min(r.created_at for r in rows), max(r.created_at for r in rows)
+    held = [f for f in told if f.valid_to is None]
+    # ended in this session by the user's own word ("I'm not allergic anymore"), whenever it was told
+    dropped = [f for f in memory.facts(user, history=True)
+               if f.ended_by == "retracted" and f.valid_to and first <= f.valid_to <= last]
+    # one sentence a fact, each whole on its own: forgetting one cuts its sentence and leaves the others
+    parts = [f"The user said {_lower(s)}." for s in say([(f.key, f.value) for f in held], them=True).split(". ") if held]
+    parts += [f"The user took back that {_lower(s)}." for s in say([(f.key, f.value) for f in dropped], them=True).split(". ")
+              if dropped]
+    return _cut_words(" ".join(parts), max_words)
 
 
-def phrases(texts: list[str], skip: set[str] = frozenset()) -> list[str]:
-    """Runs of content words (split at stopwords and punctuation); a phrase made only of `skip`
-    words (the facts already listed) is left out."""
-    counts: Counter[str] = Counter()
-    for text in texts:
-        run: list[str] = []
-        for token in [*TOKENS.findall(text.casefold()), "."]:
-            word = token.removesuffix("'s")
-            if word[:1].isalnum() and word.replace("'", "") not in STOPWORDS and len(word) > 1:
-                run.append(word)
-                continue
-            if run and not set(run) <= skip:
-                counts[" ".join(run)] += 1
-            run = []
-    # most mentioned, then the longest (a phrase says more than a word), then the first said
-    return sorted(counts, key=lambda p: (-counts[p], -p.count(" ")))
+def _lower(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:] if sentence[:2] in ("Th",) else sentence
+
+
+def _cut_words(text: str, max_words: int) -> str:
+    """At most max_words words, ending at a sentence's end where one is inside them."""
+    words = text.split()
+    if len(words) <= max_words:
+        return text
+    cut = " ".join(words[:max_words])
+    end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
+    return cut[: end + 1] if end > 0 else cut
+
+
+SAYING = {"asked", "said", "told", "mentioned", "discussed", "talked", "wants", "wanted", "glados", "assistant",
+          "they", "their", "them", "conversation", "session", "suggested", "replied", "answered"}
+
+
+def grounded(text: str, rows: list[Message], max_words: int) -> bool:
+    """A summary the model wrote is kept only when it is about this session: within its length, and every
+    sentence grounded in what the user said (the rule the running note and consolidation use: every name and
+    number said, all but a third of the other words; the words of telling, "asked", "said", are free)."""
+    if not text.strip() or len(text.split()) > max_words:
+        return False
+    said = "\n".join(r.text for r in rows if r.role == "user")     # her words would ground a summary of her own reply
+    return all(_grounded(sentence, said) for sentence in SENTENCE.findall(text) if sentence.strip())
+
+
+def _grounded(sentence: str, said: str) -> bool:
+    from .compaction import grounded as line_grounded
+    words = [w for w in content_words(sentence) if w not in SAYING]
+    return bool(words) and line_grounded(" ".join(w for w in sentence.split() if w.casefold().strip(".,!?;:'\"") not in SAYING), said)

@@ -1,0 +1,116 @@
+"""What changed since a stored text was written. Messages, her replies and summaries stay as written
+(the log is append-only); a reader that hands one to the model asks which values it states that are
+no longer believed, and says so beside it: "(since 5 December 2026: diet "pescatarian")".
+
+A text states a fact when it is the fact's source message, or when it holds the value in one of the
+ways it is said back (`sayings`: "my locker code is 4512" is "your locker code is 4512" in her reply
+and "their locker code is 4512" in a summary). Forgetting finds copies the same way (facts.redact).
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from .dates import say_day
+from .text import to_them, to_you
+
+WHOLE_STATEMENTS = ("note", "message")     # values that are the user's own sentence, said back in person
+SECRET = re.compile(r"(?<!\w)\d[\d-]{2,}\d(?!\w)|(?<!\w)\d{3}(?!\w)")   # 3+ digits: a code, a number
+
+
+def sayings(key: str, value: str) -> list[str]:
+    """The ways a stored value is written back: as stored, and a sentence of the user's in the second
+    and third person."""
+    value = " ".join(value.split())
+    out = [value]
+    if key in WHOLE_STATEMENTS:
+        out += [v for v in (to_you(value), to_them(value)) if v not in out]
+    return out
+
+
+@functools.lru_cache(maxsize=512)
+def pattern(key: str, value: str) -> re.Pattern | None:
+    """Any saying of the value as whole words, any case, a plural -s or -es allowed; None for a value too
+    short to find safely."""
+    said = [s for s in sayings(key, value) if len(s.strip()) >= 2]
+    if not said:
+        return None
+    alternatives = "|".join(r"\s+".join(map(re.escape, s.split())) for s in sorted(said, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?:e?s)?(?!\w)", re.IGNORECASE)
+
+
+def secrets(key: str, value: str) -> list[str]:
+    """The numbers of a remembered sentence (a locker code, a PIN): said back in words nobody can
+    predict ("the code is 4512"), forgetting takes them out wherever they are."""
+    return SECRET.findall(value) if key in WHOLE_STATEMENTS else []
+
+
+def states(text: str, key: str, value: str) -> bool:
+    found = pattern(key, value)
+    return bool(found and found.search(text))
+
+
+@dataclass(frozen=True)
+class Since:
+    """A value a stored text states that is no longer believed: what holds now (`now`, None when nothing
+    replaced it) and from when (`at`, ISO)."""
+    key: str
+    old: str
+    now: str | None
+    at: str
+
+    def say(self) -> str:
+        """'since 5 December 2026: diet "pescatarian"' or 'since 5 December 2026 no longer true: allergy "peanuts"'."""
+        day = say_day(date.fromisoformat(self.at[:10]))
+        label = self.key.replace("_", " ")
+        if self.now is not None:
+            return f'since {day}: {label} "{self.now}", not "{self.old}"'
+        return f'since {day} no longer true: {label} "{self.old}"'
+
+
+def describe(changes: tuple[Since, ...]) -> str:
+    """The note put beside a stored text for the model; "" when nothing it states has changed."""
+    return f"(changed {'; '.join(c.say() for c in changes)})" if changes else ""
+
+
+class Changes:
+    """The user's values that are no longer believed, read once from their fact history (oldest first),
+    to mark any number of stored texts."""
+
+    def __init__(self, history: list) -> None:
+        current: dict[str, list[str]] = {}
+        for f in history:
+            if f.valid_to is None:
+                current.setdefault(f.key, []).append(f.value)
+        held = {(k, _norm(v)) for k, vs in current.items() for v in vs}
+        ended: dict[tuple[str, str], Since] = {}
+        self._sources: dict[int, list[Since]] = {}
+        for f in history:
+            if f.valid_to is None or (f.key, _norm(f.value)) in held:
+                continue
+            now = current[f.key][-1] if f.key in current and f.ended_by == "superseded" else None
+            since = Since(f.key, f.value, now, f.valid_to)
+            ended[(f.key, _norm(f.value))] = since     # the newest ending of a value wins
+        for f in history:
+            found = ended.get((f.key, _norm(f.value)))
+            if found is not None and f.source_message_id is not None:
+                self._sources.setdefault(f.source_message_id, []).append(found)
+        self._ended = list(ended.values())
+
+    def __bool__(self) -> bool:
+        return bool(self._ended)
+
+    def of(self, text: str, message_id: int | None = None) -> tuple[Since, ...]:
+        """What `text` (message `message_id`, when it is one) states that has changed since."""
+        out = {(s.key, _norm(s.old)): s for s in self._sources.get(message_id, ())} if message_id is not None else {}
+        for since in self._ended:
+            if (since.key, _norm(since.old)) not in out and states(text, since.key, since.old):
+                out[(since.key, _norm(since.old))] = since
+        return tuple(out.values())
+
+
+def _norm(value: str) -> str:
+    from .facts import norm      # facts imports this module's patterns
+    return norm(value)
