@@ -1,0 +1,53 @@
+"""What reaches the model is true now: through `glados chat` processes and the stand-in Ollama server,
+no request states a superseded value without saying it changed, and a forgotten value leaves no copy."""
+import json
+import os
+
+from tests.conftest import glados
+from tests.ollama_stub import StubOllama
+from tests.test_chat_ollama import chat, session_end, unmarked
+
+
+def turn_requests(stub: StubOllama) -> list[dict]:
+    return [r for r in stub.chats() if not session_end(r)]
+
+
+def test_no_request_states_a_superseded_value_as_current():
+    with StubOllama() as stub:
+        for _ in range(12):
+            stub.enqueue("Fascinating.")
+        chat(stub.url, "chell", "I'm vegetarian, and I'm allergic to peanuts.", "I live in Bath")
+        chat(stub.url, "chell", "actually I've started eating fish again", "no wait, I live in Bristol now")
+        chat(stub.url, "chell", "suggest a quick lunch", "what should I do in town this weekend?",
+             "what did I tell you about my diet?")
+    later = turn_requests(stub)[4:]
+    assert len(later) == 3
+    for request in later:
+        system = request["messages"][0]["content"]
+        assert 'diet: "pescatarian"' in system and 'location: "Bristol"' in system and '"peanuts"' in system
+        assert unmarked(request, "vegetarian") == [] and unmarked(request, "Bath") == []
+    # the old values are still there, marked: what she was told before is history, not forgotten
+    said = json.dumps([m["content"] for r in later for m in r["messages"]])
+    assert 'diet \\"pescatarian\\", not \\"vegetarian\\"' in said
+
+
+def test_a_forgotten_code_leaves_no_copy_anywhere(tmp_path):
+    db = tmp_path / "memory.db"
+    with StubOllama() as stub:
+        stub.enqueue("Fine.").enqueue('{"facts": []}')
+        # the model's summary words the code its own way; it is grounded in the session, so it is kept
+        stub.enqueue("The user asked me to remember the locker code 4512 and asked what I know.")
+        result = chat(stub.url, "chell", "remember that my locker code is 4512", "I'm allergic to peanuts",
+                      "what do you know about me?")
+        assert "Your locker code is 4512" in result.stdout
+    assert "4512" in glados("memory", "summaries", "--user", "chell").stdout
+    forgot = glados("memory", "forget", "locker code", "--yes", "--user", "chell")
+    assert forgot.returncode == 0, forgot.stderr
+    for args in (["export"], ["summaries"], ["context"], ["list", "--all", "--json"],
+                 ["recall", "locker code", "--json"], ["recall", "what do you know about me", "--json"]):
+        out = glados("memory", *args, "--user", "chell")
+        assert out.returncode == 0 and "4512" not in out.stdout, args
+    for name in os.listdir(tmp_path):
+        if name.startswith("memory.db"):
+            assert b"4512" not in (tmp_path / name).read_bytes(), name
+    assert "peanuts" in glados("memory", "context", "--user", "chell").stdout     # the rest stays
