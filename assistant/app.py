@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def recall_settings(config: Config) -> RecallSettings:
     r = config.recall
     return RecallSettings(candidates=config.memory.recall_candidates, word_weight=r.word_weight,
-                          min_cosine=r.min_cosine, duplicate_cosine=r.duplicate_cosine,
+                          min_cosine=r.min_cosine, min_words=r.min_words, duplicate_cosine=r.duplicate_cosine,
                           question_weight=r.question_weight, context_weight=r.context_weight,
                           continuation_weight=r.continuation_weight,
                           date_weight=r.date_weight, crowding_weight=r.crowding_weight,
@@ -39,6 +39,7 @@ def recall_settings(config: Config) -> RecallSettings:
 def open_memory(config: Config, db: Path | None = None, create: bool = True) -> Memory:
     """The memory file the config (or `db`) names; create=False: a missing file raises NoMemoryYet."""
     return Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
+                  max_message_chars=config.memory.max_message_chars,
                   busy_timeout_ms=config.memory.busy_timeout_ms,
                   embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config),
                   create=create)

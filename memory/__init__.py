@@ -7,7 +7,7 @@ SQLite only: no audio, no network, no imports from `assistant`. Usage:
     mem.observe("ada", "I'm vegetarian and I'm allergic to peanuts")
     prompt = build_system_prompt("You are GLaDOS.", mem.load_context("ada"))
 """
-from .api import Ambiguous, BadImport, Memory, NotFound, Observation, iso, new_session_id, utc_now
+from .api import Ambiguous, BadImport, Memory, NotFound, Observation, TooLong, iso, new_session_id, utc_now
 from .context import build_system_prompt
 from .dates import resolve as resolve_dates, say_day
 from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
@@ -17,7 +17,7 @@ from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdic
 from .recall import STOPWORDS, Recalled, RecallSettings, estimate_tokens, terms as content_words
 from .records import Message, Session, Summary, Voiceprint
 from .since import Changes, Since, describe as describe_changes
-from .text import to_them, to_you
+from .text import printable, to_them, to_you
 from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
 
 
@@ -43,7 +43,7 @@ __all__ = [
     "Ambiguous", "BadImport", "BadProposals", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
-    "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
+    "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
     "build_system_prompt", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
-    "parse", "parse_proposals", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
+    "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
 ]

@@ -40,6 +40,10 @@ class BadImport(MemoryStoreError):
     """An import file that is not a memory export."""
 
 
+class TooLong(MemoryStoreError):
+    """A message longer than the memory keeps (`max_message_chars`); nothing of it was stored."""
+
+
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -78,7 +82,7 @@ class Memory:
     """Facts, messages, recall, summaries and context for any number of users in one SQLite file."""
 
     def __init__(self, path: str | Path, clock: Callable[[], datetime] = utc_now,
-                 max_value_chars: int = 200, busy_timeout_ms: int = 5000,
+                 max_value_chars: int = 200, busy_timeout_ms: int = 5000, max_message_chars: int = 20_000,
                  embedder: "Embedder | None | Literal['auto']" = "auto",
                  recall_settings: R.RecallSettings = R.RecallSettings(), create: bool = True):
         """embedder: the sentence model for recall by meaning; "auto" loads the installed one on first
@@ -90,6 +94,7 @@ class Memory:
         self.warning: str | None = None if str(path) == ":memory:" else exposure(self.path)
         self.clock = clock
         self.max_value_chars = max_value_chars
+        self.max_message_chars = max_message_chars
         self.recall_settings = recall_settings
         # Why recall matches words only (no model installed), once known; None while meaning works.
         self.recall_notice: str | None = None
@@ -116,8 +121,12 @@ class Memory:
 
     # -- writing -------------------------------------------------------------------------
     def observe(self, user: str, text: str, session: str | None = None) -> Observation:
-        """Log one user utterance and apply every fact it states, in one transaction."""
+        """Log one user utterance and apply every fact it states, in one transaction. A message over
+        max_message_chars raises TooLong, and nothing is stored."""
         from .parsing import parse      # the rules load on first use (see memory.__getattr__)
+        if len(text) > self.max_message_chars:
+            raise TooLong(f"a message is at most {self.max_message_chars:,} characters and this one has {len(text):,}; "
+                          "nothing was stored (shorten it, or raise memory.max_message_chars)")
         parsed = parse(text)
         text = parsed.text
         with transaction(self.db):
@@ -203,9 +212,13 @@ class Memory:
 
     def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None,
             interrupted: bool = False) -> int:
-        """Append a message without mining it (the assistant's replies, for example)."""
+        """Append a message without mining it (the assistant's replies, for example); cut to
+        max_message_chars (a reply that long is marked interrupted: it was not kept whole)."""
+        text = clean(text)
+        if len(text) > self.max_message_chars:
+            text, interrupted = text[: self.max_message_chars], True
         with transaction(self.db):
-            return R.log(self.db, user, session, role, clean(text), self.now(), tokens, interrupted)
+            return R.log(self.db, user, session, role, text, self.now(), tokens, interrupted)
 
     def remember(self, user: str, key: str, value: str, source: str = "",
                  message_id: int | None = None) -> list[F.FactChange]:

@@ -60,7 +60,8 @@ class RecallSettings:
     """How recall ranks (the `recall:` block of config.yaml)."""
     candidates: int = 30           # per list: best by words (BM25, whole history) and nearest by meaning
     word_weight: float = 0.5       # a match of every query word adds this to the cosine (a paraphrase has none)
-    min_cosine: float = 0.15       # an item with no word of the query is recalled only this near in meaning
+    min_cosine: float = 0.15       # an item is recalled this near in meaning, or when it matches words enough:
+    min_words: float = 0.0         # its BM25 share of a match of every query word (0: any shared word) reaches this
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
@@ -164,8 +165,9 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     A message's cosine is its best sentence's when that is higher (see _meanings). An item's
     relevance is its meaning + word_weight x its BM25 share (full_match); the user's next message
     after one of the best (her reply between) gets continuation_weight x its relevance when that is
-    more (see _continued). What decides "nothing relevant" is per item, not a score floor: it shares
-    a word with the query, its cosine reaches min_cosine, or it continues a relevant match. They are
+    more (see _continued). What decides "nothing relevant" is per item, not a score floor: a bare question
+    of the user's never is; otherwise its word match reaches min_words, its cosine reaches min_cosine, or
+    it continues a relevant match. They are
     ordered by relevance x decay (by kind and age; of two alike, the newer first). Only the user's
     own words are ranked (messages and notes); her reply to a recalled message comes with it as `reply`.
     An item within duplicate_cosine of one already chosen may restate it: it comes only after every
@@ -218,7 +220,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     for c in sorted(newest_first, key=lambda c: -round(c.score, 2)):
         if len(chosen) == k:
             break
-        if not (c.continues or _relevant(c, settings)):
+        if _bare(c) or not (c.continues or _relevant(c, settings)):
             continue     # no word of the query and far from it in meaning: not relevant, however recent
         near = [(_closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
         closest, anchor = max(near, default=(0.0, -1))
@@ -236,8 +238,17 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
 
 
 def _relevant(c: _Candidate, settings: RecallSettings) -> bool:
-    """It shares a word with the query, or is near it in meaning."""
-    return c.words > 0 or (c.cosine is not None and c.cosine >= settings.min_cosine)
+    """Evidence for the query: not a bare question of the user's ("where do I live?" answers nothing), and
+    near it in meaning, or matching enough of its words (one common word of several is not enough)."""
+    if _bare(c):
+        return False
+    words = c.words > settings.min_words if settings.min_words <= 0 else c.words >= settings.min_words
+    return words or (c.cosine is not None and c.cosine >= settings.min_cosine)
+
+
+def _bare(c: _Candidate) -> bool:
+    """A message of the user's that only asks: evidence of nothing, however well it matches."""
+    return c.kind == "message" and c.role == "user" and asks(c.text) >= 1
 
 
 def _meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",

@@ -8,10 +8,23 @@ MIN_PIECE_WORDS = 4  # a shorter sentence ("Thanks, Nate!") is read with the nex
 MAX_PIECES = 8       # sentences given a vector of their own, from the start of a message
 
 
+# What a terminal would obey rather than show: escape sequences whole (CSI "\x1b[31m", OSC "\x1b]0;title\x07",
+# DCS and the like up to their terminator), every other C0 and C1 control but newline and tab, DEL, and the
+# bidirectional overrides that reorder what is shown.
+CONTROL = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|.)?|\x9b[0-?]*[ -/]*[@-~]?"
+                     r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", re.DOTALL)
+
+
 def clean(text: str) -> str:
-    """Storable text: lone surrogates and NULs replaced, every other character kept."""
+    """Storable text: lone surrogates replaced, line ends made newlines, control characters and escape
+    sequences taken out (newlines and tabs kept): stored words never drive a terminal that shows them."""
     text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text.replace("\x00", "\ufffd")
+    return printable(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def printable(text: str) -> str:
+    """Text without escape sequences or control characters but newline and tab (for a terminal)."""
+    return CONTROL.sub("", text) if not text.isprintable() else text
 
 
 FIRST_PERSON = re.compile(r"\b(?:i am|i'm|im|i've|i'll|i'd|i|me|my|mine|myself)\b", re.IGNORECASE)

@@ -1,13 +1,17 @@
 """Bad input gets stored safely or refused with a clear error; nothing is lost or overwritten."""
+import json
 import sqlite3
 import time
 
 import pytest
 
-from memory import CorruptDatabase, Memory, Recalled, mine
+import subprocess
+import sys
+
+from memory import CorruptDatabase, Memory, Recalled, TooLong, mine
 from memory.text import clean
 from memory.store import MIGRATIONS
-from tests.conftest import glados
+from tests.conftest import ROOT, glados
 
 NASTY = [
     "x" * 1_000_000,                                     # a 1 MB utterance
@@ -29,13 +33,19 @@ HANG_S = 2.0
 
 
 @pytest.mark.parametrize("text", NASTY, ids=range(len(NASTY)))
-def test_nasty_input_is_stored_and_mining_stays_bounded(mem, text):
+def test_nasty_input_is_stored_or_refused_whole_and_mining_stays_bounded(mem, text):
     mem.observe("ada", "the garage code is 4512")
     started = time.process_time()
-    obs = mem.observe("ada", text)
+    mine(text)
     assert time.process_time() - started < HANG_S
-    stored = mem.db.execute("SELECT length(text) FROM messages WHERE id = ?", (obs.message_id,)).fetchone()[0]
-    assert stored == len(clean(text))                      # the whole message is kept
+    if len(text) > mem.max_message_chars:         # refused with one line, and nothing of it stored
+        with pytest.raises(TooLong, match="nothing was stored"):
+            mem.observe("ada", text)
+        assert mem.db.execute("SELECT count(*) FROM messages").fetchone()[0] == 1
+    else:
+        obs = mem.observe("ada", text)
+        stored = mem.db.execute("SELECT length(text) FROM messages WHERE id = ?", (obs.message_id,)).fetchone()[0]
+        assert stored == len(clean(text))                      # the whole message is kept
     hits = mem.recall("ada", text[:200])                   # a nasty query is a query, not an error
     assert isinstance(hits, list) and all(isinstance(h, Recalled) for h in hits)
     assert [h.text for h in mem.recall("ada", "garage code")] == ["the garage code is 4512"]
@@ -51,10 +61,47 @@ def test_sql_and_fts_syntax_are_searched_as_words(mem):
     assert [f.value for f in mem.facts("ada")] == ["Ada"]      # the facts table is still there
 
 
-def test_nul_and_surrogates_become_replacement_characters(mem):
-    mem.observe("ada", "I live in \ud800Paris\x00")
+def test_surrogates_become_replacement_characters_and_controls_go(mem):
+    mem.observe("ada", "I live in \ud800Paris\x00\r\nand\tthat's that")
     (text,) = mem.db.execute("SELECT text FROM messages").fetchone()
-    assert text == "I live in \ufffdParis\ufffd"
+    assert text == "I live in \ufffdParis\nand\tthat's that"
+
+
+TERMINAL = "I live in Oslo \033[31mRED\033[0m \033]0;pwned\007 done \x9b2J\u202eevil"
+
+
+def test_escape_sequences_never_reach_a_terminal_from_the_store(tmp_path):
+    observed = glados("memory", "observe", "-", "--user", "ada", input=TERMINAL + "\n")
+    assert observed.returncode == 0, observed.stderr
+    for args in (["list"], ["list", "--all"], ["recall", "Oslo"], ["summaries"], ["context"], ["export"],
+                 ["list", "--json"], ["recall", "Oslo", "--json"]):
+        out = glados("memory", *args, "--user", "ada")
+        assert out.returncode == 0, (args, out.stderr)
+        shown = out.stdout + out.stderr
+        assert not any(c in shown for c in "\x1b\x07\x9b\u202e"), args
+        assert "\\u001b" not in shown, args           # not even escaped inside JSON: it was never stored
+    assert "Oslo RED" in glados("memory", "list", "--user", "ada").stdout
+
+
+def test_random_bytes_and_a_huge_line_get_one_line_and_store_nothing(tmp_path):
+    import random
+    noise = bytes(random.Random(7).randrange(256) for _ in range(4096))
+    for given in (noise, ("I live in Leeds " * 140_000).encode()):
+        result = subprocess.run([sys.executable, "-m", "assistant.cli", "memory", "observe", "-", "--user", "ada"],
+                                input=given, capture_output=True, timeout=60, cwd=ROOT)
+        assert result.returncode != 0 and result.stdout == b""
+        assert result.stderr.decode().count("\n") == 1 and "nothing was stored" in result.stderr.decode()
+    exported = glados("memory", "export", "--user", "ada")
+    assert exported.returncode != 0 or json.loads(exported.stdout)["messages"] == []
+
+
+def test_what_recall_prints_per_item_is_bounded(mem):
+    mem.observe("ada", "I keep my bike in the shed. " + "It is a long story. " * 900)
+    mem.close()
+    shown = glados("memory", "recall", "bike shed", "--user", "ada", "--db", str(mem.path))
+    assert shown.returncode == 0 and "--json for all" in shown.stdout and len(shown.stdout) < 1000
+    whole = json.loads(glados("memory", "recall", "bike shed", "--json", "--user", "ada", "--db", str(mem.path)).stdout)
+    assert len(whole[0]["text"]) > 18_000
 
 
 def test_mining_never_raises_on_noise():
@@ -109,7 +156,7 @@ def test_a_full_disk_is_one_clear_error_and_nothing_half_written(mem):
     pages = mem.db.execute("PRAGMA page_count").fetchone()[0]
     mem.db.execute(f"PRAGMA max_page_count = {pages}")
     with pytest.raises(WriteFailed, match="is full: nothing from this was saved"):
-        mem.observe("ada", "remember that the big box holds " + "x" * 50_000)
+        mem.observe("ada", "remember that the big box holds " + "x" * 15_000)
     assert [(f.key, f.value) for f in mem.facts("ada")] == [("location", "Leeds")]
     assert mem.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     mem.db.execute("PRAGMA max_page_count = 1073741823")

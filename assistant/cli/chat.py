@@ -8,7 +8,7 @@ from typing import Callable, Iterator, TextIO
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
-from memory import Memory, MemoryStoreError
+from memory import Memory, MemoryStoreError, TooLong, printable
 
 from ..app import build_brain
 from ..config import Config
@@ -39,7 +39,7 @@ class ChatUI:
         self.mid_reply = False
 
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(text, style=style or None, markup=False, highlight=False)
+        self.console.print(printable(text), style=style or None, markup=False, highlight=False)
 
     def event(self, event: BrainEvent) -> None:
         if self.mid_reply:              # an event in the middle of a streamed reply gets its own line
@@ -58,7 +58,7 @@ class ChatUI:
             if not started:
                 self.console.print("GLaDOS: ", end="", style="bold magenta", markup=False)
                 started = True
-            self.console.print(text, end="", markup=False, highlight=False, soft_wrap=True)
+            self.console.print(printable(text), end="", markup=False, highlight=False, soft_wrap=True)
             self.mid_reply = True
         return show
 
@@ -114,7 +114,11 @@ class ChatUI:
             return None
         if line.startswith("/"):
             return self.slash(line)
-        reply = self.brain.turn(line, on_text=self._streamer())
+        try:
+            reply = self.brain.turn(line, on_text=self._streamer())
+        except TooLong as exc:      # nothing was stored: one line, and the chat goes on
+            self.say(f"glados: {exc}", "red")
+            return None
         if self.mid_reply:
             self.console.print()
             self.mid_reply = False

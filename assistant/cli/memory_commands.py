@@ -11,7 +11,7 @@ import re
 from rich.console import Console
 from rich.table import Table
 
-from memory import Fact, FactChange, Memory, Recalled
+from memory import Fact, FactChange, Memory, Recalled, describe_changes, printable
 
 from ..config import Config
 
@@ -95,9 +95,25 @@ def index_backlog(memory: Memory, user: str, console: Console, note: bool = True
     return done
 
 
+def _stdin_text() -> str:
+    """Standard input as text; bytes that are not UTF-8 (binary noise) are refused, nothing stored."""
+    raw = sys.stdin.buffer.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"standard input is not UTF-8 text (byte {exc.start:,} of {len(raw):,} cannot be read); "
+                         "nothing was stored") from None
+
+
+RECALL_SHOWN = 300      # characters of each recalled item printed (--json gives them whole)
+
+
 def recall_line(r: Recalled) -> str:
     where = f"session {r.session}" if r.session else "note"
-    return f"[{r.created_at[:16]} {where}] {r.role}: {r.text}"
+    text = " ".join(printable(r.text).split())
+    cut = f" … (+{len(text) - RECALL_SHOWN:,} characters; --json for all)" if len(text) > RECALL_SHOWN else ""
+    changed = f" {describe_changes(r.since)}" if r.since else ""
+    return f"[{r.created_at[:16]} {where}] {r.role}: {text[:RECALL_SHOWN]}{cut}{changed}"
 
 
 def _when(stamp: str | None) -> str:
@@ -115,7 +131,7 @@ def facts_table(facts: list[Fact], history: bool = False, expired: set[str] = fr
     for column in ("id", "key", "value", "since", "from") + (("until", "why") if history else ()):
         table.add_column(column)
     for f in facts:
-        row = [f.id[:8], f.key + (" *" if f.pinned else ""), f.value, _when(f.valid_from), origin_label(f)]
+        row = [f.id[:8], f.key + (" *" if f.pinned else ""), printable(f.value), _when(f.valid_from), origin_label(f)]
         if history:
             row += [_when(f.valid_to), f.ended_by or ("expired" if f.id in expired else "")]
         table.add_row(*row)
@@ -159,7 +175,7 @@ def parse_time(text: str) -> datetime:
 def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, config: Config) -> int:
     cmd = args.memory_command
     if cmd == "observe":
-        text = sys.stdin.buffer.read().decode("utf-8", "replace") if args.text == ["-"] else " ".join(args.text)
+        text = _stdin_text() if args.text == ["-"] else " ".join(args.text)
         if not text.strip():
             raise UsageError("nothing to observe: give the words the user said, e.g. glados memory observe \"I live in Leeds\"")
         obs = memory.observe(user, text, session=args.session)
@@ -189,6 +205,8 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
             print(json.dumps([r.__dict__ for r in found], ensure_ascii=False, indent=2))
         for r in [] if args.json else found:
             console.print(recall_line(r), markup=False, highlight=False)
+        if not found and not args.json:
+            console.print(f"nothing in {user!r}'s memory relates to {' '.join(args.text)!r}", markup=False, highlight=False)
     elif cmd == "index":
         return _index(memory, user, console)
     elif cmd == "forget":
@@ -200,7 +218,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         return _clear(args, memory, user, console)
     elif cmd == "summaries":
         for row in memory.summaries(user):
-            console.print(f"[{row.created_at[:16]} session {row.session}] {row.text}", markup=False)
+            console.print(f"[{row.created_at[:16]} session {row.session}] {printable(row.text)}", markup=False)
     elif cmd == "export":
         text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
         if args.output:

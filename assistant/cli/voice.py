@@ -7,6 +7,8 @@ from dataclasses import replace
 
 from rich.console import Console
 
+from memory import printable
+
 from ..app import build_brain, build_loop
 from ..audio import AudioError, AudioFileError, WavSink, WavSource, open_microphone, open_speaker
 from ..config import Config
@@ -28,7 +30,7 @@ def show_states(console: Console):
     """The loop's states as terminal lines: "[heard] what time is it"."""
     def show(shown: Shown) -> None:
         label = f"{shown.state.value}: {shown.why}" if shown.why else shown.state.value
-        console.print(f"[{label}] {shown.detail}".rstrip(), style=STYLES[shown.state], markup=False,
+        console.print(printable(f"[{label}] {shown.detail}".rstrip()), style=STYLES[shown.state], markup=False,
                       highlight=False, soft_wrap=True)
     return show
 
@@ -97,7 +99,7 @@ def print_event(console: Console):
     def show(event: BrainEvent) -> None:
         line = event_line(event)
         if line is not None:
-            console.print(line[0], style=line[1], markup=False, highlight=False, soft_wrap=True)
+            console.print(printable(line[0]), style=line[1], markup=False, highlight=False, soft_wrap=True)
     return show
 
 

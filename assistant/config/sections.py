@@ -32,6 +32,7 @@ class MemoryConfig:
     max_summaries: Annotated[int, doc("newest session summaries in the memory block", ge=0, le=100)] = 3
     context_tokens: Annotated[int, doc("token budget of the memory block (about 4 characters a token)", ge=0, le=100_000)] = 400
     max_value_chars: Annotated[int, doc("a stored value is quoted and cut to this many characters in the prompt", ge=10, le=10_000)] = 200
+    max_message_chars: Annotated[int, doc("the longest message stored; a longer one is refused with one line, nothing stored", ge=100, le=1_000_000)] = 20_000
     recall_k: Annotated[int, doc("earlier messages recalled into a request; 0: recall off", ge=0, le=50)] = 3
     recall_candidates: Annotated[int, doc("per recall, the best this many by words and by meaning are ranked", ge=1, le=10_000)] = 30
     recent_window: Annotated[int, doc("messages of this session sent as history, never recalled (env MEMORY_WINDOW)", ge=0, le=10_000)] = 12
@@ -49,7 +50,8 @@ class RecallConfig:
     __pydantic_config__ = STRICT
     meaning: Annotated[bool, doc("rank by meaning as well as words (all-MiniLM-L6-v2, when installed)")] = True
     word_weight: Annotated[float, doc("what matching every word of the question (BM25, as a share) adds to the cosine", ge=0, le=10)] = 0.5
-    min_cosine: Annotated[float, doc("an item sharing no word of the question is recalled only this near in meaning", ge=-1, le=1)] = 0.15
+    min_cosine: Annotated[float, doc("an item is recalled this near the question in meaning, or when it matches words enough:", ge=-1, le=1)] = 0.15
+    min_words: Annotated[float, doc("its share of a match of every word of the question (BM25) reaches this; 0: any shared word", ge=0, le=1)] = 0.0
     duplicate_cosine: Annotated[float, doc("an item this close to one already chosen may restate it: it comes after all else", ge=0, le=1.01)] = 0.77
     question_weight: Annotated[float, doc("an earlier question's score is multiplied by this: it matches, but answers nothing", ge=0, le=1)] = 0.7
     context_weight: Annotated[float, doc("her message matching the question passes this share of its match to your answer to it", ge=0, le=1)] = 0.6
