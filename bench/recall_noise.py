@@ -37,7 +37,8 @@ from rich.table import Table  # noqa: E402
 import locomo as L  # noqa: E402
 from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
-from memory import Memory, RecallSettings  # noqa: E402
+from memory import Memory, Recalled, RecallSettings  # noqa: E402
+from memory.recall import asks  # noqa: E402
 from memory.api import iso  # noqa: E402
 from noise_set import RELATED, SMALL_STORE, WORLD  # noqa: E402
 
@@ -47,22 +48,35 @@ LOCOMO_SPLITS = L.SPLITS
 
 
 @dataclass
+class Noise:
+    """Items recalled for questions nothing in the store answers."""
+    questions: int = 0
+    at: dict[int, int] = field(default_factory=lambda: {3: 0, 5: 0})
+    silent: int = 0          # questions with nothing recalled at k = 3
+
+
+@dataclass
 class Side:
-    """One corpus: hits on its answerable questions, items recalled for its unanswerable ones."""
+    """One corpus: hits on its answerable questions, items recalled for its unanswerable ones (by kind:
+    another person's questions, questions about the world)."""
     asked: int = 0
     hits: int = 0
-    noise_questions: int = 0
-    noise_at: dict[int, int] = field(default_factory=lambda: {3: 0, 5: 0})
-    silent: int = 0          # unanswerable questions with nothing recalled at k = 3
+    noise: dict[str, Noise] = field(default_factory=dict)
     bare: int = 0            # bare questions of the user's recalled, either side
 
-    def noise(self, memory: Memory, user: str, question: str) -> None:
+    def ask_nothing(self, memory: Memory, user: str, question: str, kind: str) -> None:
         found = memory.recall(user, question, k=5)
-        self.noise_questions += 1
-        for k in self.noise_at:
-            self.noise_at[k] += len(found[:k])
-        self.silent += not found[:3]
-        self.bare += sum(1 for r in found if r.role == "user" and r.text.rstrip().endswith("?"))
+        noise = self.noise.setdefault(kind, Noise())
+        noise.questions += 1
+        for k in noise.at:
+            noise.at[k] += len(found[:k])
+        noise.silent += not found[:3]
+        self.bare += sum(1 for r in found if bare(r))
+
+
+def bare(r: Recalled) -> bool:
+    """A message of the user's that only asks (every sentence a question)."""
+    return r.kind == "message" and r.role == "user" and asks(r.text) >= 1
 
 
 def small(settings: RecallSettings, folder: Path) -> Side:
@@ -76,9 +90,9 @@ def small(settings: RecallSettings, folder: Path) -> Side:
             found = memory.recall("u", question, k=3)
             side.asked += 1
             side.hits += any(r.text == SMALL_STORE[answer] for r in found)
-            side.bare += sum(1 for r in found if r.text.rstrip().endswith("?"))
+            side.bare += sum(1 for r in found if bare(r))
         for question in WORLD:
-            side.noise(memory, "u", question)
+            side.ask_nothing(memory, "u", question, "world")
     return side
 
 
@@ -112,8 +126,10 @@ def locomo(settings: RecallSettings, convs: tuple[str, ...], keep: Path) -> Side
             side.asked += 1
             side.hits += any(dia.get(r.id) in evidence for r in found[:5])
         others = [q for key, asked in questions.items() if key[0] != cid for q, _ in asked]
-        for question in [*others[::3], *WORLD]:
-            side.noise(memory, name, question)
+        for question in others[::3]:
+            side.ask_nothing(memory, name, question, "another's")
+        for question in WORLD:
+            side.ask_nothing(memory, name, question, "world")
     for memory, _ in stores.values():
         memory.close()
     return side
@@ -151,7 +167,7 @@ def longmemeval(settings: RecallSettings, files: list[Path], keep: Path, console
             found = memory.recall("u", item["question"], k=20)
             side.asked += 1
             side.hits += any(r.text in evidence for r in found[:5])
-        side.noise(memory, "u", items[(n + 1) % len(items)]["question"])
+        side.ask_nothing(memory, "u", items[(n + 1) % len(items)]["question"], "another's")
         memory.close()
         console.print(f"longmemeval {n + 1}/{len(items)}", end="\r")
     return side
@@ -179,15 +195,16 @@ def main() -> None:
             sides["LoCoMo " + ",".join(LOCOMO_SPLITS[args.split])] = locomo(settings, LOCOMO_SPLITS[args.split], keep)
         if "longmemeval" not in args.skip:
             sides[f"LongMemEval {args.split}"] = longmemeval(settings, lme_split(args.split)[::args.every], keep, console)
-    table = Table(title=f"recall's cut: min_cosine {settings.min_cosine}, min_words {settings.min_words}")
-    for column in ("store", "answerable", "hit (small: @3, else @5)", "unanswerable", "items @3 / question",
-                   "items @5 / question", "nothing @3", "bare questions"):
+    table = Table(title=f"recall's cut: min_cosine {settings.min_cosine}, min_words {getattr(settings, 'min_words', '(none)')}")
+    for column in ("store", "answerable", "hit (small: @3, else @5)", "bare questions recalled", "nothing to recall",
+                   "questions", "items @3 / question", "items @5 / question", "none @3"):
         table.add_column(column, justify="right")
     for name, s in sides.items():
-        q = max(1, s.noise_questions)
-        table.add_row(name, str(s.asked), f"{s.hits / max(1, s.asked):.3f}", str(s.noise_questions),
-                      f"{s.noise_at[3] / q:.2f} ({s.noise_at[3]})", f"{s.noise_at[5] / q:.2f}", f"{s.silent / q:.2f}",
-                      str(s.bare))
+        for i, (kind, n) in enumerate(s.noise.items()):
+            q = max(1, n.questions)
+            table.add_row(*((name, str(s.asked), f"{s.hits / max(1, s.asked):.3f}", str(s.bare)) if not i else ("",) * 4),
+                          kind, str(n.questions), f"{n.at[3] / q:.2f} ({n.at[3]})", f"{n.at[5] / q:.2f}",
+                          f"{n.silent / q:.2f}")
     console.print(table)
 
 

@@ -60,8 +60,8 @@ class RecallSettings:
     """How recall ranks (the `recall:` block of config.yaml)."""
     candidates: int = 30           # per list: best by words (BM25, whole history) and nearest by meaning
     word_weight: float = 0.5       # a match of every query word adds this to the cosine (a paraphrase has none)
-    min_cosine: float = 0.15       # an item is recalled this near in meaning, or when it matches words enough:
-    min_words: float = 0.0         # its BM25 share of a match of every query word (0: any shared word) reaches this
+    min_cosine: float = 0.26       # an item is recalled this near in meaning, or when it matches words enough:
+    min_words: float = 0.4         # its BM25 share of a match of every query word (0: any shared word) reaches this
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
@@ -140,6 +140,7 @@ class _Candidate:
     message_id: int | None = None
     relevance: float = 0.0        # how well it matches, before decay
     continues: bool = False       # its relevance is that of the match it carries on from (see _continued)
+    on_day: bool = False          # said in the days the question names ("what did I do on 14 March 2023?")
     score: float = 0.0            # relevance x decay: the order
     _stems: frozenset[str] | None = None
 
@@ -206,7 +207,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         for source, answer in pairs:
             passed = settings.continuation_weight * source.relevance
             passed *= settings.question_weight ** asks(answer.text)
-            if _relevant(source, settings) and passed > answer.relevance:
+            if _relevant(source, settings, meaning) and passed > answer.relevance:
                 answer.relevance, answer.continues = passed, True
                 answer.score = passed * _decay(answer, moment, settings.half_life_days)
     if moment is not None and any(settings.expire_days.values()):
@@ -220,7 +221,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     for c in sorted(newest_first, key=lambda c: -round(c.score, 2)):
         if len(chosen) == k:
             break
-        if _bare(c) or not (c.continues or _relevant(c, settings)):
+        if _bare(c) or not (c.continues or _relevant(c, settings, meaning)):
             continue     # no word of the query and far from it in meaning: not relevant, however recent
         near = [(_closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
         closest, anchor = max(near, default=(0.0, -1))
@@ -237,13 +238,18 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             for c in chosen]
 
 
-def _relevant(c: _Candidate, settings: RecallSettings) -> bool:
+def _relevant(c: _Candidate, settings: RecallSettings, meaning: bool = True) -> bool:
     """Evidence for the query: not a bare question of the user's ("where do I live?" answers nothing), and
-    near it in meaning, or matching enough of its words (one common word of several is not enough)."""
+    said in the days the question names, near it in meaning, or matching enough of its words (one common
+    word of several is not enough). Recall
+    by words alone (no sentence model) has nothing else to judge by: any shared word counts there."""
     if _bare(c):
         return False
-    words = c.words > settings.min_words if settings.min_words <= 0 else c.words >= settings.min_words
-    return words or (c.cosine is not None and c.cosine >= settings.min_cosine)
+    if c.on_day:         # the question asks about the day it was said
+        return True
+    if not meaning or settings.min_words <= 0:
+        return c.words > 0 or (c.cosine is not None and c.cosine >= settings.min_cosine)
+    return c.words >= settings.min_words or (c.cosine is not None and c.cosine >= settings.min_cosine)
 
 
 def _bare(c: _Candidate) -> bool:
@@ -280,7 +286,8 @@ def _score(c: _Candidate, query: "np.ndarray | None", named: tuple[date, date] |
     else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
         base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
     base *= settings.question_weight ** asks(c.text)     # an earlier question is a poor answer to a new one
-    if named and named[0] <= date.fromisoformat(c.created_at[:10]) <= named[1]:
+    c.on_day = bool(named and named[0] <= date.fromisoformat(c.created_at[:10]) <= named[1])
+    if c.on_day:
         base += settings.date_weight          # said in the days the question names
     c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
 

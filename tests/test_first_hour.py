@@ -53,7 +53,7 @@ def test_reading_commands_create_nothing(tmp_path):
 
 
 def test_observe_reads_long_text_from_standard_input():
-    text = "I live in Leeds and I am allergic to peanuts. " + "We talked about the garden for a while. " * 3000
+    text = "I live in Leeds and I am allergic to peanuts. " + "We talked about the garden for a while. " * 450
     result = glados("memory", "observe", "-", input=text)
     assert result.returncode == 0, result.stderr
     facts = json.loads(glados("memory", "list", "--json").stdout)

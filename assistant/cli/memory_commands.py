@@ -206,7 +206,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         for r in [] if args.json else found:
             console.print(recall_line(r), markup=False, highlight=False)
         if not found and not args.json:
-            console.print(f"nothing in {user!r}'s memory relates to {' '.join(args.text)!r}", markup=False, highlight=False)
+            console.print(f"nothing in {user}'s memory relates to {' '.join(args.text)!r}", markup=False, highlight=False)
     elif cmd == "index":
         return _index(memory, user, console)
     elif cmd == "forget":

@@ -50,8 +50,8 @@ class RecallConfig:
     __pydantic_config__ = STRICT
     meaning: Annotated[bool, doc("rank by meaning as well as words (all-MiniLM-L6-v2, when installed)")] = True
     word_weight: Annotated[float, doc("what matching every word of the question (BM25, as a share) adds to the cosine", ge=0, le=10)] = 0.5
-    min_cosine: Annotated[float, doc("an item is recalled this near the question in meaning, or when it matches words enough:", ge=-1, le=1)] = 0.15
-    min_words: Annotated[float, doc("its share of a match of every word of the question (BM25) reaches this; 0: any shared word", ge=0, le=1)] = 0.0
+    min_cosine: Annotated[float, doc("an item is recalled this near the question in meaning, or when it matches words enough:", ge=-1, le=1)] = 0.26
+    min_words: Annotated[float, doc("its share of a match of every word of the question (BM25) reaches this; 0: any shared word", ge=0, le=1)] = 0.4
     duplicate_cosine: Annotated[float, doc("an item this close to one already chosen may restate it: it comes after all else", ge=0, le=1.01)] = 0.77
     question_weight: Annotated[float, doc("an earlier question's score is multiplied by this: it matches, but answers nothing", ge=0, le=1)] = 0.7
     context_weight: Annotated[float, doc("her message matching the question passes this share of its match to your answer to it", ge=0, le=1)] = 0.6
