@@ -525,8 +525,11 @@ class Memory:
         return self._vectors[key]
 
     def summaries(self, user: str) -> list[Summary]:
-        """The user's session summaries, oldest first."""
-        return [Summary(r["session"], r["text"], r["created_at"]) for r in S.all_for(self.db, user)]
+        """The user's session summaries, oldest first, each with what it states that has changed since."""
+        rows = S.all_for(self.db, user)
+        changes = Changes(F.history(self.db, user)) if rows else None
+        return [Summary(r["session"], r["text"], r["created_at"], changes.of(r["text"]) if changes else ())
+                for r in rows]
 
     def sessions(self, user: str) -> list[Session]:
         """The user's sessions, oldest first."""

@@ -37,9 +37,11 @@ class Session:
 
 @dataclass(frozen=True)
 class Summary:
+    """A session's summary as written; `since`: the values it states that are no longer believed (see since)."""
     session: str
     text: str
     created_at: str
+    since: tuple = ()
 
 
 @dataclass(frozen=True)

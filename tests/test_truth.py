@@ -51,3 +51,26 @@ def test_a_forgotten_code_leaves_no_copy_anywhere(tmp_path):
         if name.startswith("memory.db"):
             assert b"4512" not in (tmp_path / name).read_bytes(), name
     assert "peanuts" in glados("memory", "context", "--user", "chell").stdout     # the rest stays
+
+
+def test_every_reader_of_stored_text_says_what_changed(mem, clock):
+    """The CLI's recall and summaries, recall's JSON, the model's recall tool and the MCP server all carry
+    the mark, not only the prompt."""
+    from assistant.serve.mcp import _glados_recalled, _glados_summary
+    mem.observe("ada", "I'm vegetarian and I live in Bath", session="s1")
+    mem.add_summary("ada", "s1", "The user said they are vegetarian.")
+    clock.advance(days=2)
+    mem.observe("ada", "actually I've started eating fish again", session="s2")
+    (found,) = [r for r in mem.recall("ada", "am I vegetarian?", k=3) if "vegetarian" in r.text]
+    assert [(c.key, c.old, c.now) for c in found.since] == [("diet", "vegetarian", "pescatarian")]
+    (summary,) = mem.summaries("ada")
+    assert "pescatarian" in _glados_summary(summary)["content"]
+    assert 'not "vegetarian"' in _glados_recalled(found)["content"]
+    mem.close()
+    shown = glados("memory", "recall", "am I vegetarian?", "--user", "ada", "--db", str(mem.path))
+    assert 'since 3 January 2026: diet "pescatarian", not "vegetarian"' in shown.stdout
+    as_json = json.loads(glados("memory", "recall", "am I vegetarian?", "--json", "--user", "ada", "--db",
+                                str(mem.path)).stdout)
+    assert as_json[0]["since"][0]["now"] == "pescatarian"
+    listed = glados("memory", "summaries", "--user", "ada", "--db", str(mem.path)).stdout
+    assert 'diet "pescatarian"' in listed

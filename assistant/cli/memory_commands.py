@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 import sys
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -202,7 +203,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         index_backlog(memory, user, Console(stderr=True, highlight=False, soft_wrap=True))
         found = memory.recall(user, " ".join(args.text), k=args.k)
         if args.json:
-            print(json.dumps([r.__dict__ for r in found], ensure_ascii=False, indent=2))
+            print(json.dumps([asdict(r) for r in found], ensure_ascii=False, indent=2))
         for r in [] if args.json else found:
             console.print(recall_line(r), markup=False, highlight=False)
         if not found and not args.json:
@@ -218,7 +219,8 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         return _clear(args, memory, user, console)
     elif cmd == "summaries":
         for row in memory.summaries(user):
-            console.print(f"[{row.created_at[:16]} session {row.session}] {printable(row.text)}", markup=False)
+            changed = f" {describe_changes(row.since)}" if row.since else ""
+            console.print(f"[{row.created_at[:16]} session {row.session}] {printable(row.text)}{changed}", markup=False)
     elif cmd == "export":
         text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
         if args.output:

@@ -12,7 +12,7 @@ import json
 from datetime import datetime
 from typing import Any, Callable
 
-from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey
+from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey, describe_changes
 
 from ..config import Config
 from ..turn.brain import Brain
@@ -181,7 +181,7 @@ def _fact(f: Fact) -> dict:
 
 def _recalled(r: Recalled) -> dict:
     return {"kind": r.kind, "id": r.id, "text": r.text, "said_at": r.created_at, "reply": r.reply,
-            "score": round(r.score, 3)}
+            "score": round(r.score, 3), **({"changed": describe_changes(r.since)} if r.since else {})}
 
 
 def _importance(f: Fact) -> float:
@@ -206,7 +206,8 @@ def _glados_fact(f: Fact) -> dict:
 
 
 def _glados_recalled(r: Recalled) -> dict:
-    return {"id": f"{r.kind}_{r.id}", "content": r.text, "source": "conversation", "importance": UNPINNED,
+    content = f"{r.text} {describe_changes(r.since)}" if r.since else r.text     # her model reads only content
+    return {"id": f"{r.kind}_{r.id}", "content": content, "source": "conversation", "importance": UNPINNED,
             "created_at": _iso(r.created_at)}
 
 
@@ -217,5 +218,6 @@ def _summary_id(s: Summary) -> str:
 def _glados_summary(s: Summary) -> dict:
     period, start, end = (s.session.split("|", 2) if s.session.count("|") == 2
                           else ("session", s.created_at, s.created_at))   # one of this assistant's own sessions
-    return {"id": _summary_id(s), "content": s.text, "period": period, "start_time": start, "end_time": end,
+    content = f"{s.text} {describe_changes(s.since)}" if s.since else s.text
+    return {"id": _summary_id(s), "content": content, "period": period, "start_time": start, "end_time": end,
             "created_at": _iso(s.created_at)}
