@@ -3,8 +3,9 @@ common ones, so "locksmith" beats "the" (scores here are a share of what a messa
 word of the question would score). A question in other words shares none of them: for that,
 recall also compares sentence vectors (all-MiniLM-L6-v2) and ranks by cosine plus half the word
 share, less a little for a message that sounds like many of the user's others (crowding). There
-is no score floor: the order decides, and a message sharing no word with the question needs only
-a cosine of 0.15, so the soup and the weather trail the car (the prompt takes the first few).
+is no score floor: the order decides, but a message must relate to be recalled at all: a cosine of
+0.26, or enough of the question's words (one common word of several is not enough), so the soup
+and the weather, which only trail the car in meaning, are left out (the prompt takes the rest).
 
     .venv/bin/python labs/04_recall.py
 """
@@ -75,4 +76,4 @@ with tempfile.TemporaryDirectory() as tmp:
                 if not found:
                     print("    (nothing)")
 print("notice: BM25 ranks the rare word's message first. The toy found the soup for 'vehicle' through 'the' and 'I';")
-print("        the project leaves such words out, so only meaning finds the car (weaker neighbours trail).")
+print("        the project leaves such words out, so only meaning finds the car (the rest do not relate).")

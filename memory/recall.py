@@ -113,7 +113,10 @@ def asks(text: str) -> float:
 
 def as_asked_by(text: str, names: list[str]) -> str:
     """The user's own name in a question means the user: "When did Melanie run a race?" asked by
-    Melanie -> "When did I run a race?" ("Melanie's" -> "my"). Other names stay."""
+    Melanie -> "When did I run a race?" ("Melanie's" -> "my"); so does "the user" ("the user's" -> "my").
+    Other names stay."""
+    # "the user" is how a model calling a tool names them: "where does the user live" is "where do I live"
+    text = re.sub(r"(?i)\bthe user\b", "I", re.sub(r"(?i)\b(?:the )?user['’]s\b", "my", text))
     for name in sorted({n.strip() for n in names if len(n.strip()) > 1}, key=len, reverse=True):
         text = re.sub(rf"(?i)\b{re.escape(name)}['’]s\b", "my", text)
         text = re.sub(rf"(?i)\b{re.escape(name)}\b", "I", text)

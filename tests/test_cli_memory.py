@@ -53,7 +53,7 @@ def test_context_recall_forget_clear():
     note = facts()[0]
     assert glados("memory", "forget", "--user", "ada", note["id"][:6]).returncode == 0
     assert facts() == []
-    assert glados("memory", "recall", "--user", "ada", "gnome").stdout == ""
+    assert glados("memory", "recall", "--user", "ada", "gnome").stdout == "nothing in ada's memory relates to 'gnome'\n"
     refused = glados("memory", "clear", "--user", "bob")
     assert refused.returncode == 1 and "--yes" in refused.stderr
     assert glados("memory", "clear", "--user", "bob", "--yes").returncode == 0

@@ -9,7 +9,7 @@ from tests.conftest import ROOT
 
 # Lower layers never import higher ones; a room may import its own layer's other rooms only as listed.
 LAYERS = {
-    "events": 0, "errors": 0, "config": 0, "logs": 0,
+    "events": 0, "errors": 0, "config": 0, "logs": 0, "private": 0,
     "audio": 1, "llm": 1, "stt": 1, "tts": 1,
     "wake": 2, "turn": 2, "speakers": 2,
     "voice": 3,

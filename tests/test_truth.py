@@ -32,7 +32,6 @@ def test_no_request_states_a_superseded_value_as_current():
 
 
 def test_a_forgotten_code_leaves_no_copy_anywhere(tmp_path):
-    db = tmp_path / "memory.db"
     with StubOllama() as stub:
         stub.enqueue("Fine.").enqueue('{"facts": []}')
         # the model's summary words the code its own way; it is grounded in the session, so it is kept

@@ -125,7 +125,9 @@ def test_medical_facts_are_pinned_and_can_be_retracted():
         ("medical", "warfarin"), ("medical", "lactose intolerance")}
     assert all(f["pinned"] for f in rows)
     context = glados("memory", "context", "--user", "ada").stdout
-    assert "warfarin" in context and "asthma" not in context
+    assert "warfarin" in context and "asthma" not in context.split("Earlier conversations")[0]
+    # the session's summary says it was taken back, and the block marks it as no longer true
+    assert all("no longer true" in line for line in context.splitlines() if "asthma" in line)
 
 
 @pytest.mark.parametrize("text", [
