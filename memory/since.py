@@ -30,15 +30,18 @@ def sayings(key: str, value: str) -> list[str]:
     return out
 
 
+NAMES = {"name", "location", "hometown", "employer", "partner"}     # stored as proper nouns ("Bath", "Ada")
+
+
 @functools.lru_cache(maxsize=512)
-def pattern(key: str, value: str) -> re.Pattern | None:
-    """Any saying of the value as whole words, any case, a plural -s or -es allowed; None for a value too
-    short to find safely."""
+def pattern(key: str, value: str, exact_case: bool = False) -> re.Pattern | None:
+    """Any saying of the value as whole words, a plural -s or -es allowed, in any case (or as written:
+    `exact_case`); None for a value too short to find safely."""
     said = [s for s in sayings(key, value) if len(s.strip()) >= 2]
     if not said:
         return None
     alternatives = "|".join(r"\s+".join(map(re.escape, s.split())) for s in sorted(said, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?:e?s)?(?!\w)", re.IGNORECASE)
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?:e?s)?(?!\w)", 0 if exact_case else re.IGNORECASE)
 
 
 def secrets(key: str, value: str) -> list[str]:
@@ -48,7 +51,10 @@ def secrets(key: str, value: str) -> list[str]:
 
 
 def states(text: str, key: str, value: str) -> bool:
-    found = pattern(key, value)
+    """Whether text holds a saying of the value. A name or place is matched as written ("Bath", not "a
+    bath"): what states it in lowercase speech is its source message, linked by id."""
+    exact = key in NAMES and value[:1].isupper()
+    found = pattern(key, value, exact)
     return bool(found and found.search(text))
 
 

@@ -162,3 +162,15 @@ def test_a_full_disk_is_one_clear_error_and_nothing_half_written(mem):
     mem.db.execute("PRAGMA max_page_count = 1073741823")
     mem.observe("ada", "I'm allergic to peanuts")          # space again: writing works again
     assert len(mem.facts("ada")) == 2
+
+
+def test_binary_noise_typed_into_the_chat_is_refused_line_by_line():
+    import random
+    noise = bytes(random.Random(11).randrange(256) for _ in range(2048)) + b"\nI live in Leeds\n"
+    result = subprocess.run([sys.executable, "-m", "assistant.cli", "chat", "--user", "ada"], input=noise,
+                            capture_output=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.decode()
+    assert "not UTF-8 text" in out and "\ufffd" not in out
+    messages = json.loads(glados("memory", "export", "--user", "ada").stdout)["messages"]
+    assert [m["text"] for m in messages if m["role"] == "user"] == ["I live in Leeds"]

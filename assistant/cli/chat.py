@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Callable, Iterator, TextIO
 
@@ -29,6 +30,9 @@ HELP = """commands:
   /history              this session's messages
   /help                 this list
   /quit                 end the session (Ctrl-D works too)"""
+
+
+NOT_TEXT = re.compile("[\udc80-\udcff]")     # what surrogateescape makes of bytes that are not UTF-8
 
 
 class ChatUI:
@@ -111,6 +115,9 @@ class ChatUI:
     def handle(self, line: str) -> str | None:
         """One line typed: a slash command or a turn; "quit" to end."""
         if not line:
+            return None
+        if NOT_TEXT.search(line):
+            self.say("glados: that line is not UTF-8 text (binary noise?); nothing was stored", "red")
             return None
         if line.startswith("/"):
             return self.slash(line)
@@ -217,6 +224,8 @@ def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator
 def run(args: argparse.Namespace, config: Config, user: str, console: Console,
         memory_factory: Callable[[], Memory], stdin: TextIO = sys.stdin) -> int:
     interactive = stdin.isatty()
+    if hasattr(stdin, "reconfigure"):       # bytes that are not UTF-8 arrive as surrogates, refused per line
+        stdin.reconfigure(errors="surrogateescape")
     with memory_factory() as memory:
         index_backlog(memory, user, console)
         if config.recall.meaning:
