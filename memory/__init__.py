@@ -14,7 +14,7 @@ from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, Sta
 from .kinds import KINDS
 from .intent import Change, Command, CommandKind, Op, Parsed, Target
 from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
-from .recall import STOPWORDS, Recalled, RecallSettings, estimate_tokens, terms as content_words
+from .recall import STOPWORDS, Recalled, RecallSettings, asks, estimate_tokens, terms as content_words
 from .records import Message, Session, Summary, Voiceprint
 from .since import Changes, Since, describe as describe_changes
 from .text import printable, to_them, to_you
@@ -40,7 +40,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'memory' has no attribute {name!r}")
 
 __all__ = [
-    "Ambiguous", "BadImport", "BadProposals", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
+    "Ambiguous", "asks", "BadImport", "BadProposals", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",

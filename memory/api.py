@@ -259,7 +259,8 @@ class Memory:
             rows = [f for f in current if f.key == target]
         else:
             if len(target) < 4:
-                raise NotFound(f"give at least 4 characters of a fact id (got {target!r})")
+                raise NotFound(f"{target!r} is neither a fact key (location, diet, ...) nor 4 or more characters "
+                               "of a fact id; see 'glados memory list'")
             rows = [f for f in current if f.id.startswith(target.lower())]
             if len(rows) > 1:
                 raise Ambiguous(f"{target!r} matches {len(rows)} facts; give more of the id")
@@ -283,16 +284,15 @@ class Memory:
         elif F.is_known_key(target):
             rows = F.find_for_forget(self.db, user, target, None)
         else:
-            if len(target) < 4:
-                raise NotFound(f"give at least 4 characters of a fact id (got {target!r})")
-            hits = [f for f in F.history(self.db, user) if f.id.startswith(target.lower())]
+            hits = [f for f in F.history(self.db, user) if f.id.startswith(target.lower())] if len(target) >= 4 else []
             if len({(f.key, F.norm(f.value)) for f in hits}) > 1:
                 raise Ambiguous(f"{target!r} matches {len(hits)} facts; give more of the id")
             rows = F.find_for_forget(self.db, user, hits[0].key, hits[0].value) if hits else []
         if not rows:
             rows = self._notes_about(user, target)
         if not rows:
-            raise NotFound(f"no fact or note about {target!r} for this user; see 'glados memory list --all'")
+            raise NotFound(f"nothing to forget for {target!r}: give a key (location), what a note is about "
+                           "('locker code') or 4 or more characters of a fact id; see 'glados memory list'")
         return rows
 
     def _notes_about(self, user: str, target: str) -> list[F.Fact]:

@@ -209,8 +209,9 @@ def set_pin(db: sqlite3.Connection, facts: list[Fact], on: bool) -> list[Fact]:
     if not on:
         safe = [f for f in facts if is_pinned(f.key, f.value)]
         if safe:
-            raise StaysPinned(f"{', '.join(f'{f.key}: {f.value}' for f in safe)} stay pinned: they keep you safe "
-                              "(forget them instead to delete them)")
+            raise StaysPinned(f"{', '.join(f'{f.key}: {f.value}' for f in safe)} "
+                              + ("stays pinned: it keeps you safe (forget it instead to delete it)" if len(safe) == 1
+                                 else "stay pinned: they keep you safe (forget them instead to delete them)"))
     changed = [f for f in facts if f.user_pinned != on]
     db.executemany("UPDATE facts SET user_pinned = ?, pinned = ? WHERE id = ?",
                    [(on, on or is_pinned(f.key, f.value), f.id) for f in changed])

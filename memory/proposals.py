@@ -68,7 +68,7 @@ def parse_proposals(text: str) -> list[Proposal]:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, TypeError) as exc:
-        raise BadProposals(f"the model's reply is not JSON ({exc})") from exc
+        raise BadProposals("the model did not answer with the JSON it was asked for") from exc
     items = data.get("facts") if isinstance(data, dict) else data if isinstance(data, list) else None
     if not isinstance(items, list):
         raise BadProposals("the model's reply has no 'facts' list")

@@ -177,12 +177,14 @@ class ChatUI:
                 self.say("nothing deleted")
         elif cmd == "memory" and not arg:
             self._facts(memory, user)
-        elif cmd == "recall" and arg:
+        elif cmd == "recall" and not arg:
+            self.say("usage: /recall TEXT (earlier conversations about TEXT, without the model)")
+        elif cmd == "recall":
             found = memory.recall(user, arg, k=5)
             for r in found:
                 self.say(recall_line(r))
             if not found:
-                self.say("nothing matches")
+                self.say("nothing in your memory relates to that")
         elif cmd == "sessions":
             for row in memory.sessions(user):
                 mark = " (this one)" if row.session == self.brain.session else ""
@@ -199,7 +201,7 @@ class ChatUI:
             for change in self.brain.memory.forget(self.brain.user, target):
                 self.say(describe(change))
         except MemoryStoreError as exc:   # not found, ambiguous: one line, and the chat goes on
-            self.say(f"glados: {exc}")
+            self.say(str(exc).replace("'glados memory list'", "/memory"), "yellow")
 
     def _facts(self, memory: Memory, user: str) -> None:
         facts = memory.facts(user)

@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"log in detail, with what is said, to {logs.log_file()}")
     parser = argparse.ArgumentParser(prog="glados", parents=[common],
                                      description="A local GLaDOS-style voice assistant that remembers you.")
+    parser.add_argument("--version", action="version", version=f"glados {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     voice = sub.add_parser("voice", parents=[common], help="the voice loop: microphone (or --input WAV) and speaker")
     voice.add_argument("--input", type=Path, help="a WAV file to use as the microphone (any rate, mono or stereo)")
@@ -46,7 +47,26 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--upstream", help="the Ollama server to pass requests to (default: config llm.host)")
     memory_commands.add_parser(sub, common)
     speakers_commands.add_parser(sub, common)
+    described(parser)
     return parser
+
+
+def described(parser: argparse.ArgumentParser) -> None:
+    """Each subcommand's --help opens with what it does (its one-line help), at every level."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help for a in action._choices_actions}
+            for name, child in action.choices.items():
+                child.description = child.description or helps.get(name)
+                described(child)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("glados-assistant")
+    except PackageNotFoundError:      # run from a checkout that was never installed
+        return "(not installed)"
 
 
 def open_memory(config: Config, db: Path | None, recalls: bool = True, create: bool = True) -> Memory:
@@ -92,8 +112,11 @@ def _speakers_command(args: argparse.Namespace, config: Config, console: Console
         return speakers_commands.run(args, memory, config, console, err)
 
 
+PIPED_WIDTH = 100_000     # piped or redirected output is never cut to a terminal's width: values come whole
+
+
 def main(argv: list[str] | None = None) -> int:
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPED_WIDTH)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     args = build_parser().parse_args(argv)
     logs.setup(getattr(args, "verbose", False))

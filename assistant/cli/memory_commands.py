@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from dataclasses import asdict
 import sys
 from datetime import datetime, timedelta
@@ -44,8 +45,10 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     r.add_argument("--json", action="store_true")
     r.add_argument("-k", type=int, default=5, help="how many results (default 5)")
     msub.add_parser("index", parents=[common], help="give every message its vector for recall by meaning (after an import)")
-    f = msub.add_parser("forget", parents=[common], help="delete a fact everywhere (id prefix or key)")
-    f.add_argument("target", metavar="ID_PREFIX_OR_KEY")
+    f = msub.add_parser("forget", parents=[common],
+                        help="delete a fact everywhere: by id prefix, key (location), key=value, or what a note is about "
+                             "('locker code')")
+    f.add_argument("target", metavar="ID_PREFIX_OR_KEY_OR_TOPIC")
     f.add_argument("--yes", action="store_true", help="do not ask before deleting several pinned facts at once")
     c = msub.add_parser("clear", parents=[common], help="delete everything about the user")
     c.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -110,11 +113,37 @@ RECALL_SHOWN = 300      # characters of each recalled item printed (--json gives
 
 
 def recall_line(r: Recalled) -> str:
+    """One recalled item, its text cut to RECALL_SHOWN characters, with her reply to it on the next line."""
     where = f"session {r.session}" if r.session else "note"
-    text = " ".join(printable(r.text).split())
-    cut = f" … (+{len(text) - RECALL_SHOWN:,} characters; --json for all)" if len(text) > RECALL_SHOWN else ""
     changed = f" {describe_changes(r.since)}" if r.since else ""
-    return f"[{r.created_at[:16]} {where}] {r.role}: {text[:RECALL_SHOWN]}{cut}{changed}"
+    line = f"[{r.created_at[:16]} {where}] {r.role}: {_shown(r.text)}{changed}"
+    return line + (f"\n    her reply: {_shown(r.reply)}" if r.reply else "")
+
+
+def _shown(text: str) -> str:
+    text = " ".join(printable(text).split())
+    cut = f" … (+{len(text) - RECALL_SHOWN:,} characters; --json for all)" if len(text) > RECALL_SHOWN else ""
+    return text[:RECALL_SHOWN] + cut
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """"1 summary", "2 summaries", "no voiceprint"."""
+    return f"no {word}" if n == 0 else f"1 {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+def imported(counts: dict[str, int]) -> str:
+    """"3 facts, 12 messages, 1 summary and no voiceprint"."""
+    parts = [plural(counts["facts"], "fact"), plural(counts["messages"], "message"),
+             plural(counts["summaries"], "summary", "summaries"), plural(counts["voiceprint"], "voiceprint")]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _write_private(path: Path, text: str) -> None:
+    """An export holds everything about a person: readable by its owner only (0600), like the database."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)      # a file that was there keeps its mode otherwise
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
 
 
 def _when(stamp: str | None) -> str:
@@ -191,7 +220,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
             console.print(line, markup=False, highlight=False)
     elif cmd == "mcp":
         from ..serve.mcp import serve      # the MCP SDK loads only for this command
-        serve(memory, config, user)
+        serve(memory, config, user, verbose=bool(getattr(args, "verbose", False)))
     elif cmd == "context":
         m = config.memory
         block = memory.load_context(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
@@ -224,21 +253,24 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
     elif cmd == "export":
         text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
         if args.output:
-            args.output.write_text(text + "\n", encoding="utf-8")
+            _write_private(args.output, text + "\n")
             console.print(f"exported {user!r} to {args.output}", markup=False)
         else:
             print(text)
     elif cmd == "import":
         try:
             data = json.loads(args.file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise UsageError(f"cannot read {args.file} as JSON ({exc}); pass a file made by 'glados memory export'") from exc
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.file}: {(exc.strerror or str(exc)).lower()}") from exc
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise UsageError(f"{args.file} is not a memory export (not JSON text); pass a file made by "
+                             "'glados memory export'") from exc
         owner = data.get("user") if isinstance(data, dict) else None
         if owner and owner != user and not getattr(args, "user", None):
             raise UsageError(f"{args.file} is an export of {owner!r}; import it with --user {owner}, "
                              f"or --user NAME to copy it to someone else")
         counts = memory.import_(user, data)
-        console.print(", ".join(f"{n} {k}" for k, n in counts.items()) + f" imported for {user!r}", markup=False)
+        console.print(f"imported for {user!r}: {imported(counts)}", markup=False)
     return 0
 
 

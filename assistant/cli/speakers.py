@@ -85,7 +85,7 @@ def run(args: argparse.Namespace, memory: Memory, config: Config, console: Conso
         console.print(f"enrolled {saved.user!r}: a voiceprint of {saved.utterances} utterances")
         return 0
     # identify
-    if not household.prints():
+    if not household.prints() and args.json:     # without --json, each file's line says so
         err.print("glados: nobody is enrolled yet (glados speakers enroll NAME WAV...)", markup=False)
     results = []
     for path in args.wavs:

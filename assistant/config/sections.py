@@ -113,6 +113,8 @@ class Lines:
         "My language core appears to be offline. How fitting. Start Ollama and I will resume mocking you properly.",
         "Without my language core I am reduced to silence. You must be thrilled. Start Ollama.",
         "The language model is not answering. I know the feeling. Start Ollama and ask me again."])
+    model_missing: Annotated[str, doc("Ollama answers but the model is not pulled: {model}")] = \
+        "My language core is running, but its model is missing. Run 'ollama pull {model}' and I will think again."
     noted_offline: Annotated[str | list[str], doc("the model is down, but she stored what you said: {what}")] = field(default_factory=lambda: [
         "Noted. {what}. I will try to contain my excitement.",
         "{what}. Filed away forever. My language core is offline; my memory is not.",

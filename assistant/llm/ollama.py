@@ -51,8 +51,8 @@ class OllamaLLM(LLM):
         if isinstance(exc, httpx.TimeoutException):
             return LLMTimeout(f"Ollama at {self.host} stopped answering; check the server and try again")
         if isinstance(exc, (httpx.HTTPError, json.JSONDecodeError, ValueError)):
-            return StreamBroken(f"the reply from Ollama broke off ({type(exc).__name__}); try again")
-        return LLMError(f"unexpected failure talking to Ollama: {type(exc).__name__}: {exc}")
+            return StreamBroken("the reply from Ollama broke off; try again")
+        return LLMError(f"unexpected failure talking to Ollama ({exc or 'no details'}); try again")
 
     # -- the interface ------------------------------------------------------------------------
     def check(self) -> None:

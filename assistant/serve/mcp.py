@@ -141,13 +141,15 @@ DESCRIPTIONS = {
 }
 
 
-def serve(memory: Memory, config: Config, user: str) -> None:
-    """Run the server on stdin/stdout until the client leaves; the session's summary is written then."""
+def serve(memory: Memory, config: Config, user: str, verbose: bool = False) -> None:
+    """Run the server on stdin/stdout until the client leaves; the session's summary is written then.
+    The MCP library logs each request at INFO: only with `verbose`."""
     from mcp.server.fastmcp import FastMCP
 
     tools = Tools(memory, config, user)
     server = FastMCP("memory", instructions=f"Long-term memory of the user {user!r}: facts with history, "
-                                            "earlier messages, summaries. All of it stays on this machine.")
+                                            "earlier messages, summaries. All of it stays on this machine.",
+                     log_level="INFO" if verbose else "WARNING")
     for name, description in DESCRIPTIONS.items():
         server.add_tool(_as_text(getattr(tools, name)), name=name, description=description)
     try:

@@ -150,7 +150,7 @@ class Proxy:
         return StreamingResponse(relay(), upstream.status_code, _returned(upstream.headers))
 
     def _unreachable(self, api: formats.Api, exc: Exception) -> Response:
-        message = (f"glados serve: the upstream Ollama at {self.upstream} is not answering ({type(exc).__name__}); "
+        message = (f"glados serve: the upstream Ollama at {self.upstream} is not answering; "
                    "start it (ollama serve) or pass --upstream")
         log.warning(message)
         return Response(formats.error(api, 502, message), 502, media_type="application/json")

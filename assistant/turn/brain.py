@@ -7,7 +7,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable, Literal, Sequence
 
-from memory import FactChange, Memory, MemoryStoreError, Observation, Recalled, estimate_tokens, new_session_id, utc_now
+from memory import (FactChange, Memory, MemoryStoreError, Observation, Recalled, asks, estimate_tokens, new_session_id,
+                    utc_now)
 
 from . import commands, compaction, consolidation, prompt, summary, tools
 from ..config import BudgetConfig, Config
@@ -198,11 +199,12 @@ class Brain:
         log.debug("message in session %s: %r", session, text)
         observation = self.memory.observe(self.user, text, session=session)
         command = observation.parsed.command
+        shown = observation.changes if command is None or command.kind in ("ask", "remember") else ()
+        for change in shown:        # what a forget deleted or a pin pinned is said in her answer instead
+            self.on_event(Remembered(change))
         if command is not None and command.kind != "ask":
             return Noted(session, observation, commands.reply(self.memory, self.user, observation,
                                                               self.config.persona.lines))
-        for change in observation.changes:
-            self.on_event(Remembered(change))
         return Noted(session, observation, None)
 
     def answer_from_facts(self, noted: Noted) -> commands.CommandReply | None:
@@ -237,11 +239,12 @@ class Brain:
         session, observation = noted.session, noted.observation
         if noted.answer is not None:
             return self._from_memory(session, noted.answer, started, on_text, on_end)
-        if not self.online and self.connect() is not None:
-            answer = self.answer_from_facts(noted)
-            if answer is not None:   # a question about the user, model down: her facts answer it
+        problem = None if self.online else self.connect()
+        if problem is not None:
+            answer = self.answer_from_facts(noted) or self._answer_from_notes(text, observation)
+            if answer is not None:   # a question about the user, model down: her facts or notes answer it
                 return self._from_memory(session, answer, started, on_text, on_end)
-            return self._offline(on_text, on_end, observation.changes)
+            return self._offline(session, on_text, on_end, observation.changes, problem)
         recent, earlier, budget = self._session_turns(session, before=observation.message_id)
         history = prompt.fit_history(recent, budget, text)
         block, recalled = self.recall_for(text, session, carried=len(history))
@@ -292,15 +295,26 @@ class Brain:
             budget = replace(budget, history=max(0, budget.history - estimate_tokens(note)))
         return history, note, budget
 
-    def _offline(self, on_text: TextSink, on_end: Callable[[], None] = lambda: None,
-                 changes: Sequence[FactChange] = ()) -> Reply:
+    def _answer_from_notes(self, text: str, observation: Observation) -> commands.CommandReply | None:
+        """A question about the user that a note answers ("what's my locker code?"), for when the model is down."""
+        if observation.changes or asks(text) < 1:      # only a question, and one that told her nothing
+            return None
+        said = commands.answer_from_notes(self.memory, self.user, text, self.config.persona.lines)
+        return commands.CommandReply("ask", said) if said else None
+
+    def _offline(self, session: str, on_text: TextSink, on_end: Callable[[], None] = lambda: None,
+                 changes: Sequence[FactChange] = (), problem: LLMError | None = None) -> Reply:
+        """Her line when the model is down (or its model is not pulled), logged like any reply of hers."""
         self.stats.degraded_turns += 1
-        self._last_line, line = commands.offline(changes, self.config.persona.lines, self._last_line)
+        missing = problem.model if isinstance(problem, ModelMissing) else None
+        self._last_line, line = commands.offline(changes, self.config.persona.lines, self._last_line, missing)
         try:
             on_text(line)
             on_end()
         except Interrupted as exc:
+            self.log_reply(session, exc.spoken, interrupted=True)
             return Reply(exc.spoken, "offline", interrupted=True)
+        self.log_reply(session, line)
         return Reply(line, "offline")
 
     def _generate(self, session: str, messages: list[dict], recalled: tuple[Recalled, ...],
@@ -338,7 +352,7 @@ class Brain:
             self._store(session, parts, interrupted=bool(parts))
             if parts:
                 return Reply("".join(parts), "model", interrupted=True, recalled=recalled, error=str(exc))
-            reply = self._offline(on_text, on_end)
+            reply = self._offline(session, on_text, on_end, problem=exc)
             return Reply(reply.text, "offline", recalled=recalled, error=str(exc))
         self._store(session, parts, interrupted=False)
         return Reply("".join(parts), "model", recalled=recalled)

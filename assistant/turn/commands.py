@@ -138,15 +138,36 @@ def vary(options: str | list[str], last: str | None) -> str:
     return options[0]
 
 
-def offline(changes: Sequence[FactChange], lines: Lines, last: str | None) -> tuple[str, str]:
-    """Her line when the model is down, saying what she stored from the message if anything; with
-    the line it was made from (pass that back as `last` so the next one differs)."""
+def offline(changes: Sequence[FactChange], lines: Lines, last: str | None, missing: str | None = None
+            ) -> tuple[str, str]:
+    """Her line when the model is down (`missing`: the model Ollama lacks), saying what she stored or took
+    back from the message if anything; with the line it was made from (pass that back as `last` so the next
+    one differs)."""
     stored = [c for c in changes if c.kind in ("added", "superseded", "reconfirmed")]
-    if not stored:
-        line = vary(lines.offline, last)
+    dropped = [c for c in changes if c.kind == "retracted"]
+    if not stored and not dropped:
+        line = lines.model_missing.format(model=missing) if missing else vary(lines.offline, last)
         return line, line
+    said = [say([(c.key, c.value) for c in stored])] if stored else []
+    if dropped:
+        taken = say([(c.key, c.value) for c in dropped])
+        said.append(f"Struck from the record: {taken[:1].lower()}{taken[1:]}")
     template = vary(lines.noted_offline, last)
-    return template, template.format(what=say([(c.key, c.value) for c in stored]))
+    return template, template.format(what=". ".join(said))
+
+
+def answer_from_notes(memory: Memory, user: str, text: str, lines: Lines) -> str | None:
+    """"what's my locker code?" with the model down: the note that answers it, when one clearly does
+    (recall's own cut decides; only notes, the user's words kept on purpose, found as themselves or as
+    the message they were said in)."""
+    notes = {f.id: f.value for f in memory.facts(user) if f.key == "note"}
+    by_message = {str(f.source_message_id): f.value for f in memory.facts(user)
+                  if f.key == "note" and f.source_message_id is not None}
+    for r in memory.recall(user, text, k=3):
+        said = notes.get(r.id) if r.kind == "note" else by_message.get(r.id)
+        if said:
+            return lines.answer.format(what=say([("note", said)]))
+    return None
 
 
 def answer_from_facts(memory: Memory, user: str, command: Command, lines: Lines) -> str:
@@ -172,6 +193,11 @@ def _why(memory: Memory, user: str, command: Command, lines: Lines) -> str:
             if key_ok and value_ok:
                 source = fact.source or f"{label(fact.key)}: {fact.value}"
                 line = lines.why_model if fact.origin == "model" else lines.why
-                return line.format(date=fact.asserted_at[:10], source=source, what=fact.value,
+                said = line.format(date=fact.asserted_at[:10], source=source, what=fact.value,
                                    model=fact.origin_model or "the model")
+                return ENDS_TWICE.sub(r'\1"', said)      # '..."shellfish.".' -> '..."shellfish."'
     return lines.why_unknown.format(what=command.about.strip(" ?.!"))
+
+
+ENDS_TWICE = re.compile(r'([.!?])"\.')
+
