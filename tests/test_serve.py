@@ -139,6 +139,23 @@ def test_upstream_down_is_an_ollama_style_error_and_nothing_is_lost(tmp_path):
     assert [(f["key"], f["value"]) for f in facts] == [("location", "Oslo")]          # remembered all the same
 
 
+def test_with_ollama_down_it_warns_at_start_answers_memory_questions_and_says_it_runs(tmp_path):
+    closed = f"http://127.0.0.1:{free_port()}"
+    glados("memory", "observe", "I live in Oslo", "--user", "ada", "--db", str(tmp_path / "m.db"))
+    with Served(closed, tmp_path / "m.db") as served:
+        asked = httpx.post(f"{served.url}/api/chat", json={"model": "llama3.2", "stream": False, "messages": [
+            {"role": "user", "content": "where do I live?"}]})
+        assert asked.status_code == 200 and "Oslo" in asked.json()["message"]["content"]
+        root, version = httpx.get(served.url), httpx.get(f"{served.url}/api/version")
+        assert root.status_code == 200 and "not answering" in root.text
+        assert version.status_code == 200 and "version" in version.json()
+        world = httpx.post(f"{served.url}/api/chat", json={"model": "llama3.2", "stream": False, "messages": [
+            {"role": "user", "content": "why is the sky blue?"}]})
+        assert world.status_code == 502 and "Error" not in world.json()["error"]     # no exception class names
+    said = served.stderr()
+    assert "warning: the upstream Ollama" in said and "not answering" in said
+
+
 def test_listening_beyond_this_machine_says_so(tmp_path):
     with StubOllama() as stub, Served(stub.url, tmp_path / "m.db", host="0.0.0.0") as served:
         pass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -27,7 +28,7 @@ from memory import Memory, MemoryStoreError, build_system_prompt
 from ..config import Config
 from ..llm import make_llm
 from ..turn import prompt
-from ..turn.brain import Brain
+from ..turn.brain import Brain, Noted
 from ..turn.events import BrainEvent, Degraded
 from . import formats
 
@@ -62,18 +63,28 @@ class Proxy:
         return brain
 
     # -- the memory path ------------------------------------------------------------------------
-    def prepare(self, user: str, request: formats.ChatRequest) -> tuple[Brain, str, bytes | None, str]:
-        """Runs on the memory thread: (brain, session, upstream body or None when memory answered, that answer)."""
+    def prepare(self, user: str, request: formats.ChatRequest) -> tuple[Brain, Noted, bytes | None, str]:
+        """Runs on the memory thread: (brain, the message taken in, upstream body or None when memory answered,
+        that answer)."""
         brain = self.brain(user, request.model)
         noted = brain.note(request.user_text or "")
         if noted.answer is not None:
             brain.record_answer(noted.session, noted.answer)
-            return brain, noted.session, None, noted.answer.text
+            return brain, noted, None, noted.answer.text
         block, recalled = brain.recall_for(request.user_text or "", noted.session, request.carried)
         note, _used = prompt.recall_note(recalled, self.config.budget.recall)
         memory_text = "\n\n".join(part for part in (build_system_prompt("", block).strip(), note) if part)
         self.in_flight[user] = self.in_flight.get(user, 0) + 1     # until finish(): the session stays open
-        return brain, noted.session, formats.with_memory(request, memory_text), ""
+        return brain, noted, formats.with_memory(request, memory_text), ""
+
+    def offline_answer(self, brain: Brain, noted: Noted, text: str) -> str | None:
+        """Runs on the memory thread: upstream is down, so a question about the user is answered from memory
+        as the chat does ("where do I live?"); None when memory cannot answer it."""
+        answer = brain.answer_from_facts(noted) or brain.answer_from_notes(noted, text)
+        if answer is None:
+            return None
+        brain.record_answer(noted.session, answer)
+        return answer.text
 
     def finish(self, brain: Brain, session: str, reader: formats.ReplyReader) -> None:
         reader.close()
@@ -105,7 +116,7 @@ class Proxy:
             return await self.passthrough(request, raw)
         user = request.headers.get(USER_HEADER) or self.user
         try:
-            brain, session, body, answered = await self.in_memory(self.prepare, user, chat)
+            brain, noted, body, answered = await self.in_memory(self.prepare, user, chat)
         except MemoryStoreError as exc:       # a full disk, a read-only file: the chat still works, unremembered
             log.warning("memory unavailable, request passed on without it: %s", exc)
             return await self.passthrough(request, raw)
@@ -119,7 +130,11 @@ class Proxy:
                                                                         headers=headers,
                                                                         params=request.query_params), stream=True)
         except httpx.HTTPError as exc:
-            await self.in_memory(self.finish, brain, session, reader)
+            await self.in_memory(self.finish, brain, noted.session, reader)
+            answered = await self.in_memory(self.offline_answer, brain, noted, chat.user_text or "")
+            if answered is not None:
+                data, media = formats.answer(chat, answered)
+                return Response(data, 200, media_type=media)
             return self._unreachable(api, exc)
 
         async def relay(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
@@ -129,7 +144,7 @@ class Proxy:
                     yield chunk
             finally:
                 await upstream.aclose()
-                await self.in_memory(self.finish, brain, session, reader)
+                await self.in_memory(self.finish, brain, noted.session, reader)
         return StreamingResponse(relay(upstream.aiter_raw()), upstream.status_code, _returned(upstream.headers))
 
     async def passthrough(self, request: Request, raw: bytes | None = None) -> Response:
@@ -139,6 +154,8 @@ class Proxy:
                 request.method, request.url.path, content=body, headers=_forwarded(request.headers),
                 params=request.query_params), stream=True)
         except httpx.HTTPError as exc:
+            if request.method == "GET" and request.url.path in ("/", "/api/version"):
+                return self._standing_in(request.url.path)
             return self._unreachable("ollama", exc)
 
         async def relay() -> AsyncIterator[bytes]:
@@ -148,6 +165,14 @@ class Proxy:
             finally:
                 await upstream.aclose()
         return StreamingResponse(relay(), upstream.status_code, _returned(upstream.headers))
+
+    def _standing_in(self, path: str) -> Response:
+        """`/` and `/api/version` with the upstream down: a client checking that its server runs is told it does,
+        and why chats will fail (memory questions are still answered)."""
+        note = f"glados serve is running; the upstream Ollama at {self.upstream} is not answering"
+        if path == "/":
+            return Response(note, 200, media_type="text/plain")
+        return Response(json.dumps({"version": "0.0.0", "glados": note}), 200, media_type="application/json")
 
     def _unreachable(self, api: formats.Api, exc: Exception) -> Response:
         message = (f"glados serve: the upstream Ollama at {self.upstream} is not answering; "
@@ -178,6 +203,15 @@ class Proxy:
                          [Route("/{path:path}", self.passthrough, methods=methods)], lifespan=lifespan)
 
 
+def upstream_problem(upstream: str, timeout_s: float) -> str | None:
+    """Why the upstream Ollama cannot be used now (one line), or None when it answers."""
+    try:
+        httpx.get(f"{upstream.rstrip('/')}/api/version", timeout=timeout_s).raise_for_status()
+    except httpx.HTTPError:
+        return f"the upstream Ollama at {upstream} is not answering (start it: ollama serve, or pass --upstream)"
+    return None
+
+
 def _log_event(event: BrainEvent) -> None:
     """What the chat would print (remembered, degraded, summarised) goes to the log instead."""
     log.log(logging.WARNING if isinstance(event, Degraded) else logging.INFO, "%s", event)
@@ -199,5 +233,9 @@ def run(memory: Memory, config: Config, user: str, upstream: str, host: str, por
             f"the memory of {user!r}; use --host 127.0.0.1 to keep it on this machine")
     say(f"glados serve: memory for {user!r} at http://{host}:{port}, in front of {upstream} "
         f"(OLLAMA_HOST={host}:{port} for the ollama CLI and other clients)")
+    problem = upstream_problem(upstream, config.llm.connect_timeout_s)
+    if problem:
+        say(f"glados serve: warning: {problem}; chats will fail until it answers (questions about the user are "
+            "still answered from memory)")
     uvicorn.run(Proxy(memory, config, user, upstream).app(), host=host, port=port, log_level="warning")
     return 0

@@ -241,7 +241,7 @@ class Brain:
             return self._from_memory(session, noted.answer, started, on_text, on_end)
         problem = None if self.online else self.connect()
         if problem is not None:
-            answer = self.answer_from_facts(noted) or self._answer_from_notes(text, observation)
+            answer = self.answer_from_facts(noted) or self.answer_from_notes(noted, text)
             if answer is not None:   # a question about the user, model down: her facts or notes answer it
                 return self._from_memory(session, answer, started, on_text, on_end)
             return self._offline(session, on_text, on_end, observation.changes, problem)
@@ -295,9 +295,9 @@ class Brain:
             budget = replace(budget, history=max(0, budget.history - estimate_tokens(note)))
         return history, note, budget
 
-    def _answer_from_notes(self, text: str, observation: Observation) -> commands.CommandReply | None:
+    def answer_from_notes(self, noted: Noted, text: str) -> commands.CommandReply | None:
         """A question about the user that a note answers ("what's my locker code?"), for when the model is down."""
-        if observation.changes or asks(text) < 1:      # only a question, and one that told her nothing
+        if noted.observation.changes or asks(text) < 1:      # only a question, and one that told her nothing
             return None
         said = commands.answer_from_notes(self.memory, self.user, text, self.config.persona.lines)
         return commands.CommandReply("ask", said) if said else None
