@@ -46,11 +46,14 @@ def test_a_bad_input_file_is_one_line(tmp_path):
     assert result.returncode == 1 and result.stderr.count("\n") == 1 and "WAV" in result.stderr
 
 
-def test_no_microphone_says_so_and_points_to_chat(tmp_path):
-    env = {"XDG_RUNTIME_DIR": str(tmp_path), "PULSE_SERVER": "unix:/nonexistent", "AUDIODEV": "null"}
-    result = glados("voice", env=env, input="")
-    assert result.returncode == 1
-    assert "glados chat" in result.stderr and result.stderr.count("\n") == 1
+def test_no_microphone_says_so_in_one_line_and_starts_the_chat_on_piped_lines(tmp_path):
+    env = {"XDG_RUNTIME_DIR": str(tmp_path), "PULSE_SERVER": "unix:/nonexistent", "AUDIODEV": "null",
+           "OLLAMA_HOST": "http://127.0.0.1:9"}
+    result = glados("voice", env=env, input="I live in Leeds\n")
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stderr.splitlines() if "microphone" in line]
+    assert len(said) == 1 and "starting the typed chat" in said[0] and "Error querying" not in result.stderr
+    assert "[remembered location: Leeds (added)]" in result.stdout
 
 
 def test_no_microphone_on_a_terminal_starts_the_chat(tmp_path):
@@ -64,7 +67,7 @@ def test_no_microphone_on_a_terminal_starts_the_chat(tmp_path):
     out, err = proc.communicate(timeout=60)
     os.close(master)
     assert proc.returncode == 0, err
-    assert "Starting the typed chat" in out
+    assert "starting the typed chat" in err and err.count("microphone") == 1 and "Error querying" not in err
 
 
 @pytest.fixture

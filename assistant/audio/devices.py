@@ -1,6 +1,7 @@
 """Microphone and speaker through sounddevice (PortAudio), imported only when a device is used."""
 from __future__ import annotations
 
+import logging
 import queue
 import time
 from typing import Iterator
@@ -9,6 +10,8 @@ import numpy as np
 
 from ..events import RATE, Speech
 from .base import FRAME, AudioError, AudioSink, AudioSource, resample
+
+log = logging.getLogger("glados.audio")
 
 
 def _sounddevice():
@@ -36,8 +39,11 @@ def _pick(sd, device, kind: str) -> None:
     try:
         info = sd.query_devices(device, kind=kind)
     except Exception as exc:  # noqa: BLE001 - PortAudio reports missing devices in several ways
-        raise AudioError(f"no {'microphone' if kind == 'input' else 'speaker'} found ({exc}); devices found: "
-                         f"{_device_names(sd)}. Set voice.{kind}_device, or use --input/--output WAV files") from exc
+        log.info("PortAudio: %s", exc)          # its own words ("Error querying device -1") go to the log
+        names = _device_names(sd)
+        what = "microphone" if kind == "input" else "speaker"
+        raise AudioError(f"no {what} found (this machine has no sound devices)" if names == "none" else
+                         f"no {what} found (devices: {names}; set voice.{kind}_device)") from exc
     if info[channels] < 1:
         raise AudioError(f"device {info['name']!r} cannot {'record' if kind == 'input' else 'play'}; "
                          f"devices found: {_device_names(sd)}")

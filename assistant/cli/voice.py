@@ -104,10 +104,8 @@ def print_event(console: Console):
 
 
 def no_audio(why: str, args, config: Config, user: str, console: Console, memory_factory) -> int:
-    """No microphone or speaker: say so in one line, and offer the typed chat."""
-    if sys.stdin.isatty():
-        console.print(f"glados: {why}", style="yellow", markup=False)
-        console.print("Starting the typed chat instead ('glados chat').", markup=False)
-        return run_chat(args, config, user, console, memory_factory)
-    Console(stderr=True, soft_wrap=True).print(f"glados: {why}. Type instead: glados chat", markup=False)
-    return 1
+    """No microphone or speaker: say so in one line and start the typed chat (on a terminal or on piped
+    lines alike); --input or --output WAV files are the other way round it."""
+    Console(stderr=True, soft_wrap=True).print(f"glados: {why}; starting the typed chat instead (glados chat; "
+                                               "or --input/--output WAV files)", markup=False, style="yellow")
+    return run_chat(args, config, user, console, memory_factory)
