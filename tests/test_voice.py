@@ -354,3 +354,23 @@ def test_whisper_says_how_sure_it_was_of_each_word(models):
     mumbled = stt.transcribe(Utterance(noise, 0.0, 3.0))
     words = (stt.timings(mumbled) or ()) if mumbled.text.strip() else ()
     assert not words or sum(w.probability for w in words) / len(words) < sum(sure) / len(sure)
+
+
+def test_an_utterance_with_no_words_made_out_is_shown_not_dropped(models, tmp_path):
+    """A visitor far off, a cough: speech the transcriber makes no words of still gets its line."""
+    from assistant.events import Transcript
+    from assistant.voice.loop import State
+    _, tts = models
+
+    class HearsNothing(Transcriber):
+        def transcribe(self, utterance, hotwords=None):
+            return Transcript("", utterance, 0.01)
+
+    shown = []
+    config = load_config()
+    with Memory(tmp_path / "m.db") as mem:
+        brain = Brain(mem, ScriptedLLM(), config, "u")
+        build_loop(config, brain, WavSource(FIXTURES / "wake_facts_piper_16k.wav"), WavSink(tmp_path / "o.wav"),
+                   shown.append, stt=HearsNothing(), tts=tts).run()
+    ignored = [s for s in shown if s.state == State.IGNORED]
+    assert ignored and all(s.why == "no words I could make out" for s in ignored)

@@ -37,6 +37,9 @@ def test_voice_with_wav_files_through_the_cli(tmp_path):
     assert rate == 22_050 and len(audio) / rate > 1.5 and float(np.abs(audio).max()) > 0.05
     system = stub.chats()[0]["messages"][0]["content"]
     assert '"peanuts"' in system
+    spoken = [line.removeprefix("[speaking] ") for line in result.stdout.splitlines() if line.startswith("[speaking]")]
+    assert " ".join(spoken) == "Noted. I will keep the peanuts away from you. Probably."     # the whole reply
+    assert result.stdout.strip().splitlines()[-1] != "[listening]"       # the file is over: not listening
 
 
 def test_a_bad_input_file_is_one_line(tmp_path):

@@ -27,6 +27,9 @@ from .vad import Segmenter
 from .who import Voice, Who
 
 
+LISTENING_AFTER_S = 1.0    # input after a reply before "[listening]" is shown again (unless speech starts)
+
+
 class State(str, Enum):
     """What the loop is doing, for the terminal."""
     LISTENING = "listening"
@@ -117,7 +120,7 @@ class Mouth:
         self.loop.sink.start(speech)
         if self.timings.first_audio is None:
             self.timings.first_audio = time.perf_counter() - self.t_detected
-            self.loop.show(Shown(State.SPEAKING, sentence))
+        self.loop.show(Shown(State.SPEAKING, sentence))       # each sentence as she starts it: the whole reply
         self.playing, self.play_started_s = speech, self.loop.segmenter.time_s
 
     def wait(self) -> None:
@@ -168,6 +171,7 @@ class VoiceLoop:
         self.pending: deque[Utterance] = deque()
         self.unheard: list[Utterance] = []     # said while she spoke, barge-in off
         self.follow_up_until = float("-inf")
+        self._announce: float | None = None    # input time from which "[listening]" is due again
         self.stats = VoiceStats()
         self.gate = WakeGate.configured(stt, wake)
         self.wake_phrase = wake_phrase or (lambda: config.wake.phrase)
@@ -182,6 +186,12 @@ class VoiceLoop:
     def next_frame(self) -> np.ndarray | None:
         return next(self.frames, None)
 
+    def _listening(self) -> None:
+        if self._announce is not None and (self.segmenter.speaking or self.pending
+                                           or self.segmenter.time_s - self._announce >= LISTENING_AFTER_S):
+            self._announce = None
+            self.show(Shown(State.LISTENING))
+
     def source_catch_up(self) -> None:
         """A live microphone kept recording while she thought: skip that backlog before she speaks."""
         skipped = self.source.catch_up()
@@ -190,9 +200,11 @@ class VoiceLoop:
 
     def next_utterance(self) -> Utterance | None:
         if self.pending:
+            self._listening()
             return self.pending.popleft()
         self.segmenter.early_utterance()          # one begun while she spoke is not listened to
         while (frame := self.next_frame()) is not None:
+            self._listening()
             utterance = self.segmenter.feed(frame)
             if utterance is not None:
                 return utterance
@@ -235,7 +247,9 @@ class VoiceLoop:
         self.show(Shown(State.LISTENING))
         while (utterance := self.next_utterance()) is not None:
             self.handle(utterance)
-            self.show(Shown(State.LISTENING))
+            # "[listening]" again once speech starts or a moment of input has passed: not for the last
+            # instant of a file's trailing silence
+            self._announce = self.segmenter.time_s
         self.sink.finish()
         self.end_sessions()
         return self.stats
@@ -268,7 +282,8 @@ class VoiceLoop:
         heard, waited, listening = self._heard(utterance, phrase, in_window)
         transcript, match = heard.transcript, heard.match
         text = transcript.text.strip()
-        if not text:
+        if not text:          # speech with no words made out (a cough, a visitor far off): said, not dropped unseen
+            self.show(Shown(State.IGNORED, "", "no words I could make out"))
             return
         if match is None and not in_window:
             self.stats.ignored.append(text)
