@@ -139,3 +139,27 @@ def test_identify_with_nobody_enrolled_says_so_once():
     clip = sorted((ROOT / "tests" / "fixtures" / "speakers").glob("ada*_ami_*.wav"))[0]
     result = glados("speakers", "identify", str(clip), timeout=240)
     assert (result.stdout + result.stderr).count("nobody is enrolled") == 1, result.stdout + result.stderr
+
+
+def test_ctrl_c_during_a_reply_stops_it_and_the_chat_goes_on():
+    import signal
+    import time
+    with StubOllama() as stub:
+        stub.enqueue("word " * 400, delay=0.02).enqueue("Second reply.")
+        proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "chat", "--user", "ada"], cwd=ROOT,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "OLLAMA_HOST": stub.url, "PYTHONUNBUFFERED": "1"})
+        proc.stdin.write("tell me a very long story\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(path == "/api/chat" for path, _ in stub.requests):
+            time.sleep(0.05)
+        time.sleep(1.0)                       # she is a few words in
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.5)
+        out, err = proc.communicate("and now something short\n/quit\n", timeout=120)
+    assert proc.returncode == 0, err
+    assert "[stopped; what she said so far is kept" in out and "Second reply." in out
+    kept = json.loads(glados("memory", "export", "--user", "ada").stdout)["messages"]
+    story = [m for m in kept if m["role"] == "assistant" and m["text"].startswith("word")]
+    assert story and story[0]["interrupted"] and len(story[0]["text"].split()) < 400

@@ -93,24 +93,18 @@ class ChatUI:
                 self.say(f"glados: pull failed: {exc}", "red")
 
     def run(self) -> int:
-        """The loop; returns the exit code. The session ends on /quit, end of input or Ctrl-C (at the
-        prompt quietly; during a reply with a note that what was said is kept)."""
-        code = 0
-        waiting = True          # nothing under way: Ctrl-C now just ends the chat
+        """The loop; returns the exit code. The session ends on /quit, end of input or Ctrl-C at the prompt;
+        Ctrl-C during a reply stops the reply (what she said so far is kept) and the chat goes on, as in
+        `ollama run`."""
         try:
             self.start()
             for line in self.lines:
-                waiting = False
                 if self.handle(line.strip()) == "quit":
                     break
-                waiting = True
         except KeyboardInterrupt:
             self.console.print()
-            if not waiting:
-                self.say("[interrupted; what was said so far is kept]", "yellow")
-                code = 130
         self.finish()
-        return code
+        return 0
 
     def handle(self, line: str) -> str | None:
         """One line typed: a slash command or a turn; "quit" to end."""
@@ -126,6 +120,12 @@ class ChatUI:
         except TooLong as exc:      # nothing was stored: one line, and the chat goes on
             self.say(f"glados: {exc}", "red")
             return None
+        except KeyboardInterrupt:   # Ctrl-C during her reply: stop it, back to the prompt
+            if self.mid_reply:
+                self.console.print()
+                self.mid_reply = False
+            self.say("[stopped; what she said so far is kept. Ctrl-C at the prompt ends the chat]", "yellow")
+            return None
         if self.mid_reply:
             self.console.print()
             self.mid_reply = False
@@ -135,7 +135,8 @@ class ChatUI:
 
     def finish(self) -> None:
         if self.brain.session and self.brain.online:
-            self.say("[saving the session: the model is reading it and writing its summary...]", "dim")
+            self.say("[saving the session: the model is reading it and writing its summary... "
+                     "Ctrl-C saves a short one instead]", "dim")
         summary = self.brain.end_session()
         if summary:
             self.say(f"[session saved: {summary}]", "dim")
