@@ -63,7 +63,7 @@ def test_context_recall_forget_clear():
 def test_forget_unknown_is_one_clear_line():
     glados("memory", "observe", "--user", "ada", "I live in Oslo")
     result = glados("memory", "forget", "--user", "ada", "deadbeef")
-    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "no fact" in result.stderr
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "nothing to forget" in result.stderr
 
 
 def test_export_import_round_trip(tmp_path):

@@ -50,7 +50,7 @@ def test_pin_that_pins_what_was_just_said_and_the_pin_follows_the_fact_as_it_cha
 def test_safety_pins_cannot_be_unpinned_and_pins_that_outgrow_the_block_say_so(tmp_path):
     with Memory(tmp_path / "m.db", embedder=None) as mem:
         mem.observe("ada", "I'm allergic to peanuts")
-        with pytest.raises(StaysPinned, match="keep you safe"):
+        with pytest.raises(StaysPinned, match="keeps you safe"):
             mem.unpin("ada", "allergy")
         for i in range(8):
             mem.observe("ada", f"always remember that locker number {i} holds my spare kit for the gym")
@@ -114,7 +114,7 @@ def test_pin_and_unpin_from_the_command_line_and_the_chat(tmp_path):
     listed = glados("memory", "list", "--user", "ada", "--db", db).stdout
     assert "location *" in listed
     refused = glados("memory", "unpin", "allergy", "--user", "ada", "--db", db)
-    assert refused.returncode == 1 and "keep you safe" in refused.stderr and len(refused.stderr.splitlines()) == 1
+    assert refused.returncode == 1 and "keeps you safe" in refused.stderr and len(refused.stderr.splitlines()) == 1
     chat = glados("chat", "--user", "ada", "--db", db, input="/memory unpin location\n/quit\n",
                   env={"OLLAMA_HOST": "http://127.0.0.1:9"})
     assert "unpinned location: Leeds" in chat.stdout

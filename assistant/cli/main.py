@@ -70,7 +70,8 @@ class _Version(argparse.Action):
             found = version("glados-assistant")
         except PackageNotFoundError:      # run from a checkout that was never installed
             found = "(not installed)"
-        parser.exit(message=f"glados {found}\n")
+        print(f"glados {found}")
+        parser.exit()
 
 
 def open_memory(config: Config, db: Path | None, recalls: bool = True, create: bool = True) -> Memory:

@@ -270,7 +270,9 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
             raise UsageError(f"{args.file} is an export of {owner!r}; import it with --user {owner}, "
                              f"or --user NAME to copy it to someone else")
         counts = memory.import_(user, data)
-        console.print(f"imported for {user!r}: {imported(counts)}", markup=False)
+        said = (f"imported for {user!r}: {imported(counts)}" if any(counts.values()) else
+                f"nothing new for {user!r}: everything in {args.file} is already there")
+        console.print(said, markup=False)
     return 0
 
 

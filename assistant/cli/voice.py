@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
 
 from rich.console import Console
