@@ -18,7 +18,7 @@ from .proposals import Proposal, Verdict
 from .records import Message, Session, Summary, Voiceprint
 from .since import Changes
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
-from .text import clean, pieces
+from .text import clean, from_third_person, pieces
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -120,14 +120,19 @@ class Memory:
         return iso(self.clock())
 
     # -- writing -------------------------------------------------------------------------
-    def observe(self, user: str, text: str, session: str | None = None) -> Observation:
+    def observe(self, user: str, text: str, session: str | None = None, tool: bool = False) -> Observation:
         """Log one user utterance and apply every fact it states, in one transaction. A message over
-        max_message_chars raises TooLong, and nothing is stored."""
+        max_message_chars raises TooLong, and nothing is stored. `tool`: written by a model calling a
+        storing tool: read in the third person too ("User lives in York"), and only stored, never a
+        command that deletes or answers (Parsed.storing_only)."""
         from .parsing import parse      # the rules load on first use (see memory.__getattr__)
         if len(text) > self.max_message_chars:
             raise TooLong(f"a message is at most {self.max_message_chars:,} characters and this one has {len(text):,}; "
                           "nothing was stored (shorten it, or raise memory.max_message_chars)")
-        parsed = parse(text)
+        if tool:
+            parsed = replace(parse(from_third_person(text)).storing_only(), text=clean(text))
+        else:
+            parsed = parse(text)
         text = parsed.text
         with transaction(self.db):
             now = self.now()

@@ -45,3 +45,14 @@ class Parsed:
     text: str
     changes: tuple[Change, ...] = ()
     command: Command | None = None
+    refused: Command | None = None      # a command a storing tool may not run (see storing_only)
+
+    def storing_only(self) -> "Parsed":
+        """What a storing tool may do with it: store and update facts ("remember that ...", "pin that",
+        corrections, "not anymore"), never delete or answer ("forget where I live" stores nothing)."""
+        keep = self.command is None or self.command.kind in STORING
+        return Parsed(self.text, tuple(c for c in self.changes if c.op != "forget"),
+                      self.command if keep else None, None if keep else self.command)
+
+
+STORING: frozenset[CommandKind] = frozenset({"remember", "pin"})

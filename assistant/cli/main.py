@@ -117,6 +117,12 @@ def _speakers_command(args: argparse.Namespace, config: Config, console: Console
         return speakers_commands.run(args, memory, config, console, err)
 
 
+def memory_main(argv: list[str] | None = None) -> int:
+    """`glados-memory ...` is `glados memory ...`: dnhkng/GLaDOS installs a `glados` of its own, first on its
+    PATH, so its MCP entry names this one."""
+    return main(["memory", *(sys.argv[1:] if argv is None else argv)])
+
+
 PIPED_WIDTH = 100_000     # piped or redirected output is never cut to a terminal's width: values come whole
 
 

@@ -12,13 +12,14 @@ import json
 from datetime import datetime
 from typing import Any, Callable
 
-from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey, describe_changes
+from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey, clean, describe_changes
 
 from ..config import Config
 from ..turn.brain import Brain
 from ..turn.commands import say
 
 PERIODS = ("session", "daily", "weekly")
+CONTEXT_URI = "memory://context"     # the memory block as a resource: GLaDOS puts it in its prompt
 GLADOS_SOURCES = ("user", "conversation", "system")
 PINNED, UNPINNED = 1.0, 0.5     # GLaDOS's importance, read from ours: pinned facts always reach the prompt
 
@@ -32,9 +33,11 @@ class Tools:
 
     # -- native ----------------------------------------------------------------------------------
     def remember(self, text: str) -> dict:
-        """Take in what the user said, as the chat does: facts mined (a changed one supersedes the old,
-        the rest kept), memory commands answered from memory."""
-        noted = self.brain.note(text)
+        """Take in what the user said (or a model's words about them: "User lives in York"): facts mined, a
+        changed one superseding the old, the rest kept. It only stores: deleting is `forget` alone."""
+        noted = self.brain.note(text, tool=True)
+        if (refused := _refused(noted)) is not None:
+            return refused
         if noted.answer is not None:
             self.brain.record_answer(noted.session, noted.answer)
             return {"reply": noted.answer.text, "changes": [_change(c) for c in noted.answer.changes]}
@@ -69,8 +72,11 @@ class Tools:
 
     # -- dnhkng/GLaDOS's tools -------------------------------------------------------------------
     def store_fact(self, fact: str, source: str = "user", importance: float = 0.5) -> dict:
-        """Read as the user's own words; when no fact is mined from it, kept as a note."""
-        noted = self.brain.note(fact)
+        """Read as the user's own words (or a model's about them: "User's name is David"); when no fact is
+        mined from it, kept as a note. It only stores: "forget where I live" is a note, not a deletion."""
+        noted = self.brain.note(fact, tool=True)
+        if (refused := _refused(noted)) is not None:
+            return refused
         changes = noted.observation.changes
         if not changes and noted.answer is None:
             changes = self.memory.remember(self.user, "note", fact, source=fact,
@@ -79,15 +85,27 @@ class Tools:
         return {"status": "stored", "id": ids[0] if ids else f"message_{noted.observation.message_id}", "fact": fact}
 
     def search_memory(self, query: str, limit: int = 5) -> dict:
+        """Facts whose words match, then what recall finds by words and meaning; a fact stands for the
+        message it came from (and a note for itself), so one statement is one entry."""
         limit = max(1, min(limit, 50))
         facts = self.memory.facts(self.user)
         words = {w for w in query.casefold().split() if len(w) > 2}
-        matching = [f for f in facts if words & set(f"{f.key.replace('_', ' ')} {f.value}".casefold().split())]
-        found = [_glados_fact(f) for f in matching]
-        found += [_glados_recalled(r) for r in self.memory.recall(self.user, query, k=limit)]
-        if not found and not facts:
+        stated: dict[str, list[Fact]] = {}
+        for f in facts:
+            if f.source_message_id is not None:
+                stated.setdefault(str(f.source_message_id), []).append(f)
+        chosen = [f for f in facts if words & set(f"{f.key.replace('_', ' ')} {f.value}".casefold().split())]
+        found, seen = [], set()
+        for r in self.memory.recall(self.user, query, k=limit):
+            standing = stated.get(r.id, []) if r.kind == "message" else [f for f in facts if f.id == r.id]
+            chosen += standing
+            if not standing:
+                found.append((f"{r.kind}_{r.id}", _glados_recalled(r)))
+        entries = [(f.id, _glados_fact(f)) for f in chosen] + found
+        unique = [entry for key, entry in entries if not (key in seen or seen.add(key))]
+        if not unique and not facts:
             return {"facts": [], "message": "No facts stored yet"}
-        return {"facts": found[:limit], "total_stored": len(facts)}
+        return {"facts": unique[:limit], "total_stored": len(facts)}
 
     def list_facts(self, limit: int = 20, min_importance: float = 0.0) -> dict:
         facts = self.memory.facts(self.user)
@@ -100,7 +118,10 @@ class Tools:
             return {"error": "period must be 'session', 'daily', or 'weekly'"}
         key = f"{period}|{start_time}|{end_time}"        # the summary's session: its period and span
         if not self.memory.add_summary(self.user, key, summary):
-            return {"error": f"a {period} summary from {start_time} to {end_time} is already stored"}
+            held = next((s for s in self.memory.summaries(self.user) if s.session == key), None)
+            if held is None or held.text != clean(summary):
+                return {"error": f"a different {period} summary from {start_time} to {end_time} is already stored"}
+            return {"status": "stored", "id": _summary_id(held), "period": period, "already": True}    # sent twice
         stored = next(s for s in self.memory.summaries(self.user) if s.session == key)
         return {"status": "stored", "id": _summary_id(stored), "period": period}
 
@@ -125,8 +146,9 @@ class Tools:
 
 # Descriptions written for a model choosing a tool.
 DESCRIPTIONS = {
-    "remember": "Tell the memory what the user said, in their own words (\"I'm vegetarian\", \"I moved to Leeds\", "
-                "\"forget my address\"). Facts are read from it and update what was known; returns what changed.",
+    "remember": "Tell the memory what the user said about themselves (\"I'm vegetarian\", \"I moved to Leeds\", "
+                "\"User is allergic to peanuts\"). Facts are read from it and update what was known; returns what "
+                "changed. It only stores: to delete, use forget.",
     "recall": "Search the user's earlier messages and notes by words and meaning; returns the best k, best first.",
     "facts": "What is known about the user now: name, home, diet, allergies, likes, notes, each with its id.",
     "forget": "Delete a fact about the user everywhere, by its id prefix or its key (e.g. 'location'). "
@@ -152,6 +174,12 @@ def serve(memory: Memory, config: Config, user: str, verbose: bool = False) -> N
                      log_level="INFO" if verbose else "WARNING")
     for name, description in DESCRIPTIONS.items():
         server.add_tool(_as_text(getattr(tools, name)), name=name, description=description)
+
+    @server.resource(CONTEXT_URI, name="memory", mime_type="text/plain",
+                     description="What is known about the user now: the memory block for a system prompt, read "
+                                 "fresh each time (list it in GLaDOS's context_resources)")
+    def memory_block() -> str:
+        return tools.context()["context"] or "Nothing is known about the user yet."
     try:
         server.run("stdio")
     finally:
@@ -170,6 +198,17 @@ def _as_text(method: Callable[..., dict]) -> Callable[..., str]:
             result = {"error": str(exc)}
         return json.dumps(result, ensure_ascii=False)
     return tool
+
+
+def _refused(noted) -> dict | None:
+    """A storing tool was sent a command ("forget where I live", "what do you know about me"): nothing is
+    deleted or answered, and the model is told which tool does that."""
+    command = noted.observation.parsed.refused
+    if command is None:
+        return None
+    instead = "the forget tool (pinned facts with confirm: true)" if command.kind == "forget" else \
+        "search_memory, recall or facts"
+    return {"error": f"this tool only stores what is true of the user; for {command.kind!r} use {instead}"}
 
 
 def _change(c) -> dict:

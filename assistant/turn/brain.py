@@ -191,13 +191,14 @@ class Brain:
             log.warning("could not index messages for recall: %s", exc)
 
     # -- the memory path every front end shares (the chat, the voice loop, the MCP server, the proxy)
-    def note(self, text: str) -> Noted:
+    def note(self, text: str, tool: bool = False) -> Noted:
         """Take in one user message: store it in the session, mine it, and answer a memory command
         ("forget ...", "what do you remember about me") from memory. A question about the user is left
-        for the model (`answer` None); `answer_from_facts` answers it when the model is down."""
+        for the model (`answer` None); `answer_from_facts` answers it when the model is down. `tool`: a
+        model's words through a storing tool (Memory.observe): stored, never a command."""
         session = self._touch()
         log.debug("message in session %s: %r", session, text)
-        observation = self.memory.observe(self.user, text, session=session)
+        observation = self.memory.observe(self.user, text, session=session, tool=tool)
         command = observation.parsed.command
         shown = observation.changes if command is None or command.kind in ("ask", "remember") else ()
         for change in shown:        # what a forget deleted or a pin pinned is said in her answer instead

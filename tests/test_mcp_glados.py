@@ -1,0 +1,86 @@
+"""`glados-memory mcp` as dnhkng/GLaDOS starts it: a `glados` of GLaDOS's own first on PATH, only the
+environment the MCP SDK passes, the database named in the entry's args. Driven through the official
+client as GLaDOS's model calls the tools: third-person facts, storing that never deletes, one entry per
+statement, a summary sent twice, the memory block as a resource."""
+import json
+import os
+import sys
+
+import anyio
+import pytest
+
+mcp = pytest.importorskip("mcp")
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import get_default_environment, stdio_client  # noqa: E402
+
+from tests.conftest import ROOT, glados  # noqa: E402
+
+VENV_BIN = os.path.dirname(sys.executable)
+
+
+def glados_session(tmp_path, db, script):
+    """The server as GLaDOS's MCPManager starts it from the README's entry."""
+    shadow = tmp_path / "glados-own-bin"
+    shadow.mkdir(exist_ok=True)
+    (shadow / "glados").write_text("#!/bin/sh\necho \"usage: glados {download,start,tui,say}\" >&2\nexit 2\n")
+    (shadow / "glados").chmod(0o755)
+    env = {**get_default_environment(), "PATH": f"{shadow}{os.pathsep}{VENV_BIN}{os.pathsep}/usr/bin:/bin",
+           "HOME": os.environ["HOME"]}
+    server = StdioServerParameters(command="glados-memory", args=["mcp", "--user", "chell", "--db", str(db)],
+                                   env=env, cwd=str(tmp_path))
+
+    async def run():
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+
+            async def call(name: str, **arguments) -> dict:
+                result = await client.call_tool(name, arguments)
+                return json.loads(result.content[0].text)
+
+            async def read_block() -> str:
+                return (await client.read_resource("memory://context")).contents[0].text
+            return await script(call, read_block, await client.list_resources())
+    return anyio.run(run)
+
+
+def test_glados_reaches_the_memory_its_prompt_sees_it_and_third_person_facts_supersede(tmp_path):
+    db = tmp_path / "memory.db"
+
+    async def script(call, read_block, resources):
+        assert [str(r.uri) for r in resources.resources] == ["memory://context"]
+        for fact in ("User's name is David", "The user lives in York", "User is vegetarian"):
+            assert (await call("store_fact", fact=fact, importance=0.9))["status"] == "stored"
+        assert '"York"' in await read_block()
+        assert (await call("store_fact", fact="User lives in Leeds"))["status"] == "stored"
+        block = await read_block()                     # read fresh: the change is there at once
+        assert '"Leeds"' in block and "York" not in block and '"vegetarian"' in block
+        refused = await call("store_fact", fact="forget where I live")
+        assert "only stores" in refused["error"]
+        found = await call("search_memory", query="where does the user live", limit=5)
+        contents = [f["content"] for f in found["facts"]]
+        assert "Leeds" in contents[0] and len(contents) == len(set(contents))
+        assert not any("User lives in Leeds" == c for c in contents)       # the fact stands for its message
+        huge = await call("store_fact", fact="x" * 100_000)
+        assert "error" in huge and "x" * 100 not in json.dumps(huge)
+        span = {"period": "daily", "start_time": "2026-12-01T00:00:00", "end_time": "2026-12-01T23:59:59"}
+        first = await call("store_summary", summary="David moved to Leeds.", **span)
+        again = await call("store_summary", summary="David moved to Leeds.", **span)
+        assert first["status"] == again["status"] == "stored" and first["id"] == again["id"]
+        assert "error" in await call("store_summary", summary="Something else.", **span)
+        return True
+
+    assert glados_session(tmp_path, db, script)
+    facts = json.loads(glados("memory", "list", "--json", "--all", "--user", "chell", "--db", str(db)).stdout)
+    held = {(f["key"], f["value"], f["valid_to"] is None) for f in facts}
+    assert {("name", "David", True), ("location", "Leeds", True), ("location", "York", False),
+            ("diet", "vegetarian", True)} <= held
+
+
+def test_another_user_of_the_same_file_sees_nothing(tmp_path):
+    db = tmp_path / "memory.db"
+    glados("memory", "observe", "I live in Oslo", "--user", "ada", "--db", str(db))
+
+    async def script(call, read_block, resources):
+        return (await call("list_facts"))["facts"], await read_block()
+    facts, block = glados_session(tmp_path, db, script)
+    assert facts == [] and "Oslo" not in block
