@@ -13,7 +13,7 @@ mcp = pytest.importorskip("mcp")
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import get_default_environment, stdio_client  # noqa: E402
 
-from tests.conftest import ROOT, glados  # noqa: E402
+from tests.conftest import glados  # noqa: E402
 
 VENV_BIN = os.path.dirname(sys.executable)
 
