@@ -225,6 +225,13 @@ class Memory:
         with transaction(self.db):
             return R.log(self.db, user, session, role, text, self.now(), tokens, interrupted)
 
+    def withdraw(self, user: str, message_id: int) -> bool:
+        """Take back a message that was never answered (a proxy's request failed upstream; the client sends it
+        again): it leaves the log, its index entries and vector; the facts read from it stay. False when it
+        was not there."""
+        with transaction(self.db):
+            return self.db.execute("DELETE FROM messages WHERE id = ? AND user = ?", (message_id, user)).rowcount == 1
+
     def remember(self, user: str, key: str, value: str, source: str = "",
                  message_id: int | None = None) -> list[F.FactChange]:
         """Store one fact directly (a tool call: pass the message that prompted it)."""

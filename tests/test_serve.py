@@ -127,7 +127,7 @@ def test_each_user_sees_only_their_own_memory(tmp_path):
         assert "Reykjavik" in system_of(stub.chats()[-1])
 
 
-def test_upstream_down_is_an_ollama_style_error_and_nothing_is_lost(tmp_path):
+def test_upstream_down_is_an_ollama_style_error_and_the_message_waits_to_be_sent_again(tmp_path):
     closed = f"http://127.0.0.1:{free_port()}"
     with Served(closed, tmp_path / "m.db") as served:
         reply = httpx.post(f"{served.url}/api/chat", json={"model": "llama3.2", "stream": False,
@@ -135,8 +135,30 @@ def test_upstream_down_is_an_ollama_style_error_and_nothing_is_lost(tmp_path):
         assert reply.status_code == 502 and "not answering" in reply.json()["error"]
         with pytest.raises(ollama.ResponseError):
             ollama.Client(host=served.url).chat(model="llama3.2", messages=[{"role": "user", "content": "hi"}])
+    exported = glados("memory", "export", "--user", "ada", "--db", str(tmp_path / "m.db"))
+    assert exported.returncode != 0 or json.loads(exported.stdout)["messages"] == []    # the user will send it again
+    with StubOllama() as stub, Served(stub.url, tmp_path / "m.db") as served:
+        stub.enqueue("Oslo. Cold.")
+        again = httpx.post(f"{served.url}/api/chat", json={"model": "llama3.2", "stream": False,
+                                                            "messages": [{"role": "user", "content": "I live in Oslo"}]})
+        assert again.status_code == 200
     facts = json.loads(glados("memory", "list", "--json", "--user", "ada", "--db", str(tmp_path / "m.db")).stdout)
-    assert [(f["key"], f["value"]) for f in facts] == [("location", "Oslo")]          # remembered all the same
+    assert [(f["key"], f["value"]) for f in facts] == [("location", "Oslo")]          # remembered once it went through
+    said = json.loads(glados("memory", "export", "--user", "ada", "--db", str(tmp_path / "m.db")).stdout)["messages"]
+    assert [m["text"] for m in said] == ["I live in Oslo", "Oslo. Cold."]
+
+
+def test_a_clients_own_background_task_passes_through_unremembered(tmp_path):
+    task = "### Task:\nSuggest 3-5 relevant follow-up questions...\n### Chat History:\nUSER: my brother lives in Oslo"
+    with StubOllama() as stub, Served(stub.url, tmp_path / "m.db") as served:
+        glados("memory", "observe", "I'm allergic to peanuts", "--user", "ada", "--db", str(tmp_path / "m.db"))
+        stub.enqueue('{"follow_ups": []}')
+        reply = httpx.post(f"{served.url}/api/chat", json={"model": "llama3.2", "stream": False,
+                                                            "messages": [{"role": "user", "content": task}]})
+        assert reply.status_code == 200
+    assert "peanuts" not in json.dumps(stub.chats()[-1])          # no memory block for the client's own task
+    said = json.loads(glados("memory", "export", "--user", "ada", "--db", str(tmp_path / "m.db")).stdout)["messages"]
+    assert all("### Task" not in m["text"] for m in said)
 
 
 def test_with_ollama_down_it_warns_at_start_answers_memory_questions_and_says_it_runs(tmp_path):

@@ -4,12 +4,16 @@ read the reply's text out of what upstream sent, and write an answer made from m
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from dataclasses import dataclass
 from typing import Literal
 
 Api = Literal["ollama", "openai"]
+# A client's own background request, not the user's words: Open WebUI's title, tag, follow-up and query
+# prompts begin "### Task:"; they pass through without the memory and are not remembered.
+BACKGROUND = re.compile(r"^\s*###\s*Task\s*:", re.IGNORECASE)
 PATHS: dict[str, Api] = {"/api/chat": "ollama", "/v1/chat/completions": "openai"}
 
 
@@ -23,7 +27,7 @@ class ChatRequest:
     body: dict
     model: str
     stream: bool
-    user_text: str | None     # the newest user message (None: there is none, nothing to remember)
+    user_text: str | None     # the newest user message (None: there is none, or the client's own task: nothing to remember)
     carried: int              # messages before it the client sent (its own history): recall skips as many
 
 
@@ -39,6 +43,8 @@ def read_request(api: Api, raw: bytes) -> ChatRequest:
     text = _text(messages[last_user].get("content")) if last_user is not None else None
     carried = sum(1 for m in messages[:last_user or 0] if m.get("role") in ("user", "assistant"))
     stream = bool(body.get("stream", api == "ollama"))      # Ollama streams unless told not to; OpenAI the opposite
+    if text and BACKGROUND.match(text):
+        text = None
     return ChatRequest(api, body, str(body.get("model", "")), stream, text or None, carried)
 
 

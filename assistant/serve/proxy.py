@@ -93,6 +93,13 @@ class Proxy:
         brain.last_activity = brain.clock()         # the session is idle from the end of her reply
         self.in_flight[brain.user] -= 1
 
+    def failed(self, brain: Brain, noted: Noted) -> None:
+        """Upstream never answered: the message leaves the log (the client will send it again; it would be
+        there twice). What it told about the user stays known: the facts were the user's words all the same."""
+        self.memory.withdraw(brain.user, noted.observation.message_id)
+        brain.online = False
+        self.in_flight[brain.user] -= 1
+
     def end_idle_sessions(self) -> None:
         idle = timedelta(minutes=self.config.session.idle_timeout_min)
         for brain in self.brains.values():
@@ -130,11 +137,12 @@ class Proxy:
                                                                         headers=headers,
                                                                         params=request.query_params), stream=True)
         except httpx.HTTPError as exc:
-            await self.in_memory(self.finish, brain, noted.session, reader)
             answered = await self.in_memory(self.offline_answer, brain, noted, chat.user_text or "")
-            if answered is not None:
+            if answered is not None:       # answered from memory after all: the exchange stays
+                await self.in_memory(self.finish, brain, noted.session, formats.ReplyReader(api, False))
                 data, media = formats.answer(chat, answered)
                 return Response(data, 200, media_type=media)
+            await self.in_memory(self.failed, brain, noted)
             return self._unreachable(api, exc)
 
         async def relay(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
@@ -144,7 +152,10 @@ class Proxy:
                     yield chunk
             finally:
                 await upstream.aclose()
-                await self.in_memory(self.finish, brain, noted.session, reader)
+                if upstream.status_code < 400:
+                    await self.in_memory(self.finish, brain, noted.session, reader)
+                else:                      # an error from upstream (a model not pulled): nothing was answered
+                    await self.in_memory(self.failed, brain, noted)
         return StreamingResponse(relay(upstream.aiter_raw()), upstream.status_code, _returned(upstream.headers))
 
     async def passthrough(self, request: Request, raw: bytes | None = None) -> Response:
