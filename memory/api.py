@@ -225,6 +225,14 @@ class Memory:
         with transaction(self.db):
             return R.log(self.db, user, session, role, text, self.now(), tokens, interrupted)
 
+    def set_importance(self, user: str, fact_ids: Sequence[str], importance: float) -> None:
+        """How much these facts matter, as a client said (0-1; dnhkng/GLaDOS's store_fact `importance`)."""
+        if not 0.0 <= importance <= 1.0:
+            raise ValueError(f"importance is a number from 0 to 1 (got {importance})")
+        with transaction(self.db):
+            self.db.executemany("UPDATE facts SET importance = ? WHERE id = ? AND user = ?",
+                                [(importance, i, user) for i in fact_ids])
+
     def withdraw(self, user: str, message_id: int) -> bool:
         """Take back a message that was never answered (a proxy's request failed upstream; the client sends it
         again): it leaves the log, its index entries and vector; the facts read from it stay. False when it
@@ -632,7 +640,8 @@ class Memory:
                  valid_from=f["valid_from"], valid_to=f.get("valid_to"), ended_by=f.get("ended_by"),
                  confirmations=int(f.get("confirmations") or 1), fact_id=None if taken else str(f["id"]),
                  origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"),
-                 user_pinned=bool(f.get("user_pinned")))
+                 user_pinned=bool(f.get("user_pinned")),
+                 importance=float(f["importance"]) if f.get("importance") is not None else None)
         return 1
 
 

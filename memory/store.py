@@ -306,6 +306,19 @@ WHEN instr(new.text, '[forgotten]') = 0 AND length(new.text) >= length(old.text)
 END;
 """
 
+_M014_IMPORTANCE = """
+-- How much a fact matters, as a client said (dnhkng/GLaDOS's store_fact importance, 0-1); NULL: unsaid (a
+-- pinned fact counts as 1, any other as 0.5). The memory block does not show it, but a write to it renews the
+-- block like any other column but confirmations (012_told_again's list, with importance).
+ALTER TABLE facts ADD COLUMN importance REAL CHECK (importance IS NULL OR importance BETWEEN 0 AND 1);
+DROP TRIGGER facts_block_au;
+CREATE TRIGGER facts_block_au AFTER UPDATE OF seq, id, user, key, value, value_norm, source, source_message_id,
+        asserted_at, valid_from, valid_to, ended_by, pinned, origin, origin_model, user_pinned, importance ON facts BEGIN
+    DELETE FROM block_changes WHERE user = new.user;
+    INSERT INTO block_changes (user) VALUES (new.user);
+END;
+"""
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -321,6 +334,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("011_parted", _M011_PARTED),
     ("012_told_again", _M012_TOLD_AGAIN),
     ("013_summary_cut", _M013_SUMMARY_CUT),
+    ("014_importance", _M014_IMPORTANCE),
 ]
 
 

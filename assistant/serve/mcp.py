@@ -82,6 +82,8 @@ class Tools:
             changes = self.memory.remember(self.user, "note", fact, source=fact,
                                            message_id=noted.observation.message_id)
         ids = [c.fact_id for c in changes if c.fact_id]
+        held = [c.fact_id for c in changes if c.fact_id and c.kind in ("added", "superseded", "reconfirmed")]
+        self.memory.set_importance(self.user, held, max(0.0, min(1.0, float(importance))))
         return {"status": "stored", "id": ids[0] if ids else f"message_{noted.observation.message_id}", "fact": fact}
 
     def search_memory(self, query: str, limit: int = 5) -> dict:
@@ -226,7 +228,8 @@ def _recalled(r: Recalled) -> dict:
 
 
 def _importance(f: Fact) -> float:
-    return PINNED if f.pinned else UNPINNED
+    """As the client said it; a pinned fact (an allergy, the user's choice) always counts as 1."""
+    return PINNED if f.pinned else f.importance if f.importance is not None else UNPINNED
 
 
 def _source(f: Fact) -> str:
