@@ -88,3 +88,49 @@ def test_another_user_of_the_same_file_sees_nothing(tmp_path):
         return (await call("list_facts"))["facts"], await read_block()
     facts, block = glados_session(tmp_path, db, script)
     assert facts == [] and "Oslo" not in block
+
+
+def test_over_http_with_a_token_and_refused_without(tmp_path):
+    """GLaDOS's `transport: http` with a `token`, and Home Assistant's SSE: the official clients, one server."""
+    import socket
+    import subprocess
+    import time
+
+    import httpx
+    from mcp.client.sse import sse_client
+    from mcp.client.streamable_http import streamablehttp_client
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = tmp_path / "memory.db"
+    refused = glados("memory", "mcp", "--http", "--host", "0.0.0.0", "--port", str(port), "--db", str(db))
+    assert refused.returncode == 1 and "--token" in refused.stderr and refused.stderr.count("\n") == 1
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "memory", "mcp", "--http", "--port", str(port),
+                             "--host", "0.0.0.0", "--token", "s3cret", "--user", "chell", "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert httpx.post(f"http://127.0.0.1:{port}/mcp", json={}).status_code == 401
+        auth = {"Authorization": "Bearer s3cret"}
+
+        async def over(client_for, url):
+            async with client_for(url, headers=auth) as streams:
+                async with ClientSession(streams[0], streams[1]) as client:
+                    await client.initialize()
+                    stored = await client.call_tool("store_fact", {"fact": "User lives in Leeds"})
+                    assert json.loads(stored.content[0].text)["status"] == "stored"
+                    block = (await client.read_resource("memory://context")).contents[0].text
+                    return block
+        assert '"Leeds"' in anyio.run(over, streamablehttp_client, f"http://127.0.0.1:{port}/mcp")
+        assert '"Leeds"' in anyio.run(over, sse_client, f"http://127.0.0.1:{port}/sse")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    facts = json.loads(glados("memory", "list", "--json", "--user", "chell", "--db", str(db)).stdout)
+    assert [(f["key"], f["value"]) for f in facts] == [("location", "Leeds")]

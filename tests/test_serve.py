@@ -27,10 +27,10 @@ def free_port() -> int:
 class Served:
     """`glados serve` in its own process, in front of `upstream`."""
 
-    def __init__(self, upstream: str, db, user: str = "ada", host: str = "127.0.0.1", config=None):
+    def __init__(self, upstream: str, db, user: str = "ada", host: str = "127.0.0.1", config=None, more=()):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        extra = ["--config", str(config)] if config else []
+        extra = (["--config", str(config)] if config else []) + list(more)
         self.proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "serve", "--port", str(self.port),
                                       "--host", host, "--upstream", upstream, "--user", user, "--db", str(db), *extra],
                                      cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -178,10 +178,16 @@ def test_with_ollama_down_it_warns_at_start_answers_memory_questions_and_says_it
     assert "warning: the upstream Ollama" in said and "not answering" in said
 
 
-def test_listening_beyond_this_machine_says_so(tmp_path):
-    with StubOllama() as stub, Served(stub.url, tmp_path / "m.db", host="0.0.0.0") as served:
-        pass
-    assert "anyone who can reach this port" in served.stderr()
+def test_listening_beyond_this_machine_needs_a_token_or_named_addresses(tmp_path):
+    refused = glados("serve", "--host", "0.0.0.0", "--port", str(free_port()), "--db", str(tmp_path / "m.db"))
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "--token" in refused.stderr
+    with StubOllama() as stub, Served(stub.url, tmp_path / "m.db", host="0.0.0.0", more=["--token", "s3cret"]) as served:
+        stub.enqueue("Hello.")
+        body = {"model": "llama3.2", "stream": False, "messages": [{"role": "user", "content": "hi"}]}
+        assert httpx.post(f"{served.url}/api/chat", json=body).status_code == 401
+        allowed = httpx.post(f"{served.url}/api/chat", json=body, headers={"Authorization": "Bearer s3cret"})
+        assert allowed.status_code == 200
+    assert "served to a bearer token" in served.stderr()
 
 
 def test_a_session_idle_for_the_configured_time_ends_with_its_summary(tmp_path):

@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=11435, help="port to listen on (default 11435)")
     serve.add_argument("--upstream", help="the Ollama server to pass requests to (default: config llm.host)")
+    memory_commands.add_access_options(serve)
     memory_commands.add_parser(sub, common)
     speakers_commands.add_parser(sub, common)
     described(parser)
@@ -147,9 +148,10 @@ def main(argv: list[str] | None = None) -> int:
             return chat.run(args, config, user, console, lambda: open_memory(config, db))
         if args.command == "serve":
             from ..serve import proxy
+            access = memory_commands.access_for(args, "glados serve")
             with open_memory(config, db) as memory:
                 return proxy.run(memory, config, user, args.upstream or config.llm.host, args.host, args.port,
-                                 lambda line: err.print(line, markup=False))
+                                 lambda line: err.print(line, markup=False), access)
         from . import voice
         return voice.run(args, config, user, console, lambda: open_memory(config, db))
     except (ConfigError, MemoryStoreError, UnknownKey, memory_commands.UsageError, AudioError,

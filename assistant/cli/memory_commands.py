@@ -57,7 +57,11 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     e.add_argument("--output", "-o", type=Path, help="write to a file instead of standard output")
     i = msub.add_parser("import", parents=[common], help="add the contents of an export file")
     i.add_argument("file", type=Path)
-    msub.add_parser("mcp", parents=[common], help="serve the memory to another assistant over MCP (stdio)")
+    m = msub.add_parser("mcp", parents=[common], help="serve the memory to another assistant over MCP (stdio, or --http)")
+    m.add_argument("--http", action="store_true", help="streamable HTTP at /mcp and SSE at /sse instead of stdio")
+    m.add_argument("--host", default="127.0.0.1", help="with --http: address to listen on (default 127.0.0.1)")
+    m.add_argument("--port", type=int, default=8765, help="with --http: port (default 8765)")
+    add_access_options(m)
     for name, what in (("pin", "keep a fact in her memory block whatever the cap (id prefix or key)"),
                        ("unpin", "undo pin (allergies, diet and medical facts stay pinned)")):
         msub.add_parser(name, parents=[common], help=what).add_argument("target", metavar="ID_PREFIX_OR_KEY")
@@ -97,6 +101,23 @@ def index_backlog(memory: Memory, user: str, console: Console, note: bool = True
     if note and done >= 50:
         console.print(f"[indexed {done} earlier message(s) for recall by meaning; once]", style="dim", markup=False)
     return done
+
+
+def add_access_options(parser: argparse.ArgumentParser) -> None:
+    """--token and --allow-from, for a server listening beyond this machine (serve/access.py)."""
+    parser.add_argument("--token", default=os.environ.get("GLADOS_TOKEN"),
+                        help="a secret clients send as 'Authorization: Bearer ...' (default: env GLADOS_TOKEN)")
+    parser.add_argument("--allow-from", action="append", metavar="ADDR",
+                        help="an address or network that may connect without the token (repeatable)")
+
+
+def access_for(args: argparse.Namespace, what: str):
+    """Who may connect to a server on args.host; a non-loopback host with neither option is one line."""
+    from ..serve.access import Access, Refused
+    try:
+        return Access.for_host(args.host, args.token, args.allow_from, what)
+    except Refused as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _stdin_text() -> str:
@@ -219,8 +240,10 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         for line in pin_lines(memory, user, args.target, cmd == "pin"):
             console.print(line, markup=False, highlight=False)
     elif cmd == "mcp":
-        from ..serve.mcp import serve      # the MCP SDK loads only for this command
-        serve(memory, config, user, verbose=bool(getattr(args, "verbose", False)))
+        from ..serve.mcp import Http, serve      # the MCP SDK loads only for this command
+        http = Http(args.host, args.port, access_for(args, "glados memory mcp --http")) if args.http else None
+        serve(memory, config, user, verbose=bool(getattr(args, "verbose", False)), http=http,
+              say=lambda line: print(line, file=sys.stderr))
     elif cmd == "context":
         m = config.memory
         block = memory.load_context(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))

@@ -1,14 +1,16 @@
-"""`glados memory mcp`: the memory as an MCP server over stdio, for assistants that load their memory that way.
+"""`glados memory mcp` (or `glados-memory mcp`): the memory as an MCP server over stdio, or over HTTP
+(`--http`: streamable HTTP and SSE, for GLaDOS's `transport: http` and Home Assistant's MCP integration).
 
 Native tools (remember, recall, facts, forget, context) and dnhkng/GLaDOS's memory tools with its names,
 arguments and JSON shapes (store_fact, search_memory, list_facts, store_summary, get_summaries,
-memory_stats), so GLaDOS's `mcp_servers` entry needs only `command: glados, args: [memory, mcp]`.
-Every message goes through the brain's memory path (`Brain.note`): mined, superseding, answered as the
-chat answers memory commands. Each tool returns JSON text; a failure is {"error": "..."}, never a crash.
+memory_stats), and the memory block as the resource memory://context. What the storing tools are sent goes
+through the brain's memory path (`Brain.note`, as a tool's words: third person read as the user, and only
+stored). Each tool returns JSON text; a failure is {"error": "..."}, never a crash.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable
 
@@ -17,6 +19,7 @@ from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, 
 from ..config import Config
 from ..turn.brain import Brain
 from ..turn.commands import say
+from .access import Access, Guard
 
 PERIODS = ("session", "daily", "weekly")
 CONTEXT_URI = "memory://context"     # the memory block as a resource: GLaDOS puts it in its prompt
@@ -165,15 +168,25 @@ DESCRIPTIONS = {
 }
 
 
-def serve(memory: Memory, config: Config, user: str, verbose: bool = False) -> None:
-    """Run the server on stdin/stdout until the client leaves; the session's summary is written then.
-    The MCP library logs each request at INFO: only with `verbose`."""
+@dataclass(frozen=True)
+class Http:
+    """Serve over HTTP instead of stdio: streamable HTTP at /mcp and SSE at /sse, for `access` only."""
+    host: str
+    port: int
+    access: Access
+
+
+def serve(memory: Memory, config: Config, user: str, verbose: bool = False, http: Http | None = None,
+          say: Callable[[str], None] = print) -> None:
+    """Run the server on stdin/stdout until the client leaves (or over HTTP until interrupted); the session's
+    summary is written then. The MCP library logs each request at INFO: only with `verbose`."""
     from mcp.server.fastmcp import FastMCP
 
     tools = Tools(memory, config, user)
+    where = {"host": http.host, "port": http.port} if http else {}
     server = FastMCP("memory", instructions=f"Long-term memory of the user {user!r}: facts with history, "
                                             "earlier messages, summaries. All of it stays on this machine.",
-                     log_level="INFO" if verbose else "WARNING")
+                     log_level="INFO" if verbose else "WARNING", **where)
     for name, description in DESCRIPTIONS.items():
         server.add_tool(_as_text(getattr(tools, name)), name=name, description=description)
 
@@ -183,9 +196,22 @@ def serve(memory: Memory, config: Config, user: str, verbose: bool = False) -> N
     def memory_block() -> str:
         return tools.context()["context"] or "Nothing is known about the user yet."
     try:
-        server.run("stdio")
+        if http is None:
+            server.run("stdio")
+        else:
+            _run_http(server, http, user, say)
     finally:
         tools.brain.end_session()
+
+
+def _run_http(server, http: Http, user: str, say: Callable[[str], None]) -> None:
+    """Streamable HTTP (/mcp) and SSE (/sse, /messages/) on one port, behind the access guard."""
+    import uvicorn
+    app = server.streamable_http_app()            # its lifespan runs the streamable sessions
+    app.router.routes.extend(server.sse_app().routes)
+    say(f"glados memory mcp: the memory of {user!r} at http://{http.host}:{http.port}/mcp (streamable HTTP) and "
+        f"/sse (SSE), for {http.access.describe()}")
+    uvicorn.run(Guard(app, http.access), host=http.host, port=http.port, log_level="warning")
 
 
 def _as_text(method: Callable[..., dict]) -> Callable[..., str]:

@@ -31,11 +31,11 @@ from ..turn import prompt
 from ..turn.brain import Brain, Noted
 from ..turn.events import BrainEvent, Degraded
 from . import formats
+from .access import LOOPBACK, Access, Guard
 
 log = logging.getLogger("glados.serve")
 USER_HEADER = "x-glados-user"
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length"}
-LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
 class Proxy:
@@ -236,17 +236,17 @@ def _returned(headers: httpx.Headers) -> dict[str, str]:
     return {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP - {"content-length"}}
 
 
-def run(memory: Memory, config: Config, user: str, upstream: str, host: str, port: int, say: Callable[[str], None]) -> int:
-    """Serve until interrupted; `say` prints a line for the person who started it."""
+def run(memory: Memory, config: Config, user: str, upstream: str, host: str, port: int, say: Callable[[str], None],
+        access: Access = Access()) -> int:
+    """Serve until interrupted, for `access` only; `say` prints a line for the person who started it."""
     import uvicorn
     if host not in LOOPBACK:
-        say(f"glados serve: warning: listening on {host}: anyone who can reach this port can read and change "
-            f"the memory of {user!r}; use --host 127.0.0.1 to keep it on this machine")
+        say(f"glados serve: listening on {host}: the memory of {user!r} is served to {access.describe()}")
     say(f"glados serve: memory for {user!r} at http://{host}:{port}, in front of {upstream} "
         f"(OLLAMA_HOST={host}:{port} for the ollama CLI and other clients)")
     problem = upstream_problem(upstream, config.llm.connect_timeout_s)
     if problem:
         say(f"glados serve: warning: {problem}; chats will fail until it answers (questions about the user are "
             "still answered from memory)")
-    uvicorn.run(Proxy(memory, config, user, upstream).app(), host=host, port=port, log_level="warning")
+    uvicorn.run(Guard(Proxy(memory, config, user, upstream).app(), access), host=host, port=port, log_level="warning")
     return 0
