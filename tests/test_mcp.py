@@ -89,7 +89,7 @@ def test_dnhkng_glados_memory_tools_keep_their_names_arguments_and_json(tmp_path
         assert set(found["facts"][0]) == {"id", "content", "source", "importance", "created_at"}
         assert any("Leeds" in f["content"] for f in found["facts"])
         listed = await call("list_facts", limit=20)
-        assert {f["content"] for f in listed["facts"]} >= {"Your name is David.", "You live in Leeds."}
+        assert {f["content"] for f in listed["facts"]} >= {"The user's name is David.", "The user lives in Leeds."}
         summary = await call("store_summary", summary="Talked about the garage.", period="daily",
                              start_time="2026-12-01T00:00:00", end_time="2026-12-01T23:59:59")
         assert summary["status"] == "stored" and summary["period"] == "daily" and summary["id"]

@@ -63,7 +63,7 @@ def test_glados_reaches_the_memory_its_prompt_sees_it_and_third_person_facts_sup
         await call("store_fact", fact="User likes jazz", importance=0.3)
         important = await call("list_facts", min_importance=0.7)
         kept = {f["content"]: f["importance"] for f in important["facts"]}
-        assert kept.get("Your name is David.") == 0.9 and not any("jazz" in c for c in kept)
+        assert kept.get("The user's name is David.") == 0.9 and not any("jazz" in c for c in kept)
         huge = await call("store_fact", fact="x" * 100_000)
         assert "error" in huge and "x" * 100 not in json.dumps(huge)
         span = {"period": "daily", "start_time": "2026-12-01T00:00:00", "end_time": "2026-12-01T23:59:59"}

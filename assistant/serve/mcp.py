@@ -270,8 +270,28 @@ def _iso(stamp: str) -> str:
         return stamp
 
 
+PAST = {"told", "said", "had", "was", "went", "made", "got", "took", "gave", "came", "left", "met"}
+
+
+def about_user(sentence: str) -> str:
+    """A fact as GLaDOS's memory words it, about "the user": "They live in Leeds" -> "The user lives in Leeds",
+    "Their name is David" -> "The user's name is David" (a model reading "Your name is David" in its prompt
+    may take it as its own)."""
+    if sentence.startswith("Their "):
+        return "The user's " + sentence[len("Their "):]
+    if not sentence.startswith("They "):
+        return sentence
+    verb, _, rest = sentence[len("They "):].partition(" ")
+    third = {"are": "is", "have": "has", "were": "was", "do": "does", "don't": "doesn't"}.get(verb)
+    if third is None and (verb.endswith("ed") or verb in PAST):
+        third = verb                  # "They told me about asthma": the past has one form
+    if third is None:
+        third = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
+    return f"The user {third} {rest}".rstrip()
+
+
 def _glados_fact(f: Fact) -> dict:
-    return {"id": f.id, "content": f"{say([(f.key, f.value)])}.", "source": _source(f),
+    return {"id": f.id, "content": f"{about_user(say([(f.key, f.value)], them=True))}.", "source": _source(f),
             "importance": _importance(f), "created_at": _iso(f.asserted_at)}
 
 
