@@ -24,10 +24,10 @@ def glados_session(tmp_path, db, script):
     shadow.mkdir(exist_ok=True)
     (shadow / "glados").write_text("#!/bin/sh\necho \"usage: glados {download,start,tui,say}\" >&2\nexit 2\n")
     (shadow / "glados").chmod(0o755)
-    env = {**get_default_environment(), "PATH": f"{shadow}{os.pathsep}{VENV_BIN}{os.pathsep}/usr/bin:/bin",
-           "HOME": os.environ["HOME"]}
-    server = StdioServerParameters(command="glados-memory", args=["mcp", "--user", "chell", "--db", str(db)],
-                                   env=env, cwd=str(tmp_path))
+    # GLaDOS's MCPManager passes env=None: the SDK's default environment, with GLaDOS's own venv first on PATH
+    env = {**get_default_environment(), "PATH": f"{shadow}{os.pathsep}/usr/bin:/bin", "HOME": os.environ["HOME"]}
+    server = StdioServerParameters(command=os.path.join(VENV_BIN, "glados-memory"),      # as the README's entry
+                                   args=["mcp", "--user", "chell", "--db", str(db)], env=env, cwd=str(tmp_path))
 
     async def run():
         async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
