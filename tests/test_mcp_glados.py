@@ -97,8 +97,16 @@ def test_over_http_with_a_token_and_refused_without(tmp_path):
     import time
 
     import httpx
+    from contextlib import asynccontextmanager
+
     from mcp.client.sse import sse_client
-    from mcp.client.streamable_http import streamablehttp_client
+    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+    @asynccontextmanager
+    async def http_client(url, headers):       # as GLaDOS's MCPManager opens `transport: http`
+        async with create_mcp_http_client(headers=headers) as client:
+            async with streamable_http_client(url, http_client=client) as streams:
+                yield streams
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -127,7 +135,7 @@ def test_over_http_with_a_token_and_refused_without(tmp_path):
                     assert json.loads(stored.content[0].text)["status"] == "stored"
                     block = (await client.read_resource("memory://context")).contents[0].text
                     return block
-        assert '"Leeds"' in anyio.run(over, streamablehttp_client, f"http://127.0.0.1:{port}/mcp")
+        assert '"Leeds"' in anyio.run(over, http_client, f"http://127.0.0.1:{port}/mcp")
         assert '"Leeds"' in anyio.run(over, sse_client, f"http://127.0.0.1:{port}/sse")
     finally:
         proc.terminate()
