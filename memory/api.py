@@ -225,13 +225,15 @@ class Memory:
         with transaction(self.db):
             return R.log(self.db, user, session, role, text, self.now(), tokens, interrupted)
 
-    def set_importance(self, user: str, fact_ids: Sequence[str], importance: float) -> None:
-        """How much these facts matter, as a client said (0-1; dnhkng/GLaDOS's store_fact `importance`)."""
+    def set_importance(self, user: str, fact_ids: Sequence[str], importance: float,
+                       source: str | None = None) -> None:
+        """How much these facts matter and where they came from, as a client said (dnhkng/GLaDOS's store_fact
+        `importance`, 0-1, and `source`)."""
         if not 0.0 <= importance <= 1.0:
             raise ValueError(f"importance is a number from 0 to 1 (got {importance})")
         with transaction(self.db):
-            self.db.executemany("UPDATE facts SET importance = ? WHERE id = ? AND user = ?",
-                                [(importance, i, user) for i in fact_ids])
+            self.db.executemany("UPDATE facts SET importance = ?, client_source = coalesce(?, client_source) "
+                                "WHERE id = ? AND user = ?", [(importance, source, i, user) for i in fact_ids])
 
     def withdraw(self, user: str, message_id: int) -> bool:
         """Take back a message that was never answered (a proxy's request failed upstream; the client sends it
@@ -641,7 +643,8 @@ class Memory:
                  confirmations=int(f.get("confirmations") or 1), fact_id=None if taken else str(f["id"]),
                  origin="model" if f.get("origin") == "model" else "user", origin_model=f.get("origin_model"),
                  user_pinned=bool(f.get("user_pinned")),
-                 importance=float(f["importance"]) if f.get("importance") is not None else None)
+                 importance=float(f["importance"]) if f.get("importance") is not None else None,
+                 client_source=str(f["client_source"]) if f.get("client_source") else None)
         return 1
 
 

@@ -60,6 +60,7 @@ class Fact:
     origin_model: str | None = None    # which model
     user_pinned: bool = False          # pinned by the user's choice (`pinned` is also set for allergy, diet, medical)
     importance: float | None = None    # how much it matters, as a client said (0-1); None: unsaid
+    client_source: str | None = None   # where a client said it came from ("user", "conversation", "system")
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -108,7 +109,8 @@ def _row_to_fact(row: sqlite3.Row) -> Fact:
                 asserted_at=row["asserted_at"], valid_from=row["valid_from"], valid_to=row["valid_to"],
                 ended_by=row["ended_by"], confirmations=row["confirmations"], pinned=bool(row["pinned"]),
                 source_message_id=row["source_message_id"], origin=row["origin"], origin_model=row["origin_model"],
-                user_pinned=bool(row["user_pinned"]), importance=row["importance"])
+                user_pinned=bool(row["user_pinned"]), importance=row["importance"],
+                client_source=row["client_source"])
 
 
 def current(db: sqlite3.Connection, user: str, key: str | None = None) -> list[Fact]:
@@ -189,16 +191,17 @@ def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: st
 def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str, message_id: int | None, *,
            asserted_at: str, valid_from: str, valid_to: str | None = None, ended_by: str | None = None,
            confirmations: int = 1, fact_id: str | None = None, origin: Origin = "user",
-           origin_model: str | None = None, user_pinned: bool = False, importance: float | None = None) -> str:
+           origin_model: str | None = None, user_pinned: bool = False, importance: float | None = None,
+           client_source: str | None = None) -> str:
     """Write one history row as given (assert_fact decides what to close; import copies rows)."""
     fact_id = fact_id or uuid.uuid4().hex
     db.execute(
         "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
         " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned, origin, origin_model, user_pinned,"
-        " importance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " importance, client_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (fact_id, user, key, value, norm(value), source, message_id, asserted_at, valid_from, valid_to,
          ended_by, asserted_at, confirmations, is_pinned(key, value) or user_pinned, origin, origin_model, user_pinned,
-         importance))
+         importance, client_source))
     return fact_id
 
 

@@ -311,9 +311,12 @@ _M014_IMPORTANCE = """
 -- pinned fact counts as 1, any other as 0.5). The memory block does not show it, but a write to it renews the
 -- block like any other column but confirmations (012_told_again's list, with importance).
 ALTER TABLE facts ADD COLUMN importance REAL CHECK (importance IS NULL OR importance BETWEEN 0 AND 1);
+-- Where a client said the fact came from (GLaDOS's "user", "conversation", "system"); NULL: unsaid.
+ALTER TABLE facts ADD COLUMN client_source TEXT;
 DROP TRIGGER facts_block_au;
 CREATE TRIGGER facts_block_au AFTER UPDATE OF seq, id, user, key, value, value_norm, source, source_message_id,
-        asserted_at, valid_from, valid_to, ended_by, pinned, origin, origin_model, user_pinned, importance ON facts BEGIN
+        asserted_at, valid_from, valid_to, ended_by, pinned, origin, origin_model, user_pinned, importance,
+        client_source ON facts BEGIN
     DELETE FROM block_changes WHERE user = new.user;
     INSERT INTO block_changes (user) VALUES (new.user);
 END;

@@ -60,7 +60,9 @@ def test_glados_reaches_the_memory_its_prompt_sees_it_and_third_person_facts_sup
         contents = [f["content"] for f in found["facts"]]
         assert "Leeds" in contents[0] and len(contents) == len(set(contents))
         assert not any("User lives in Leeds" == c for c in contents)       # the fact stands for its message
-        await call("store_fact", fact="User likes jazz", importance=0.3)
+        await call("store_fact", fact="User likes jazz", importance=0.3, source="conversation")
+        jazz = [f for f in (await call("list_facts"))["facts"] if "jazz" in f["content"]]
+        assert jazz[0]["source"] == "conversation" and jazz[0]["importance"] == 0.3
         important = await call("list_facts", min_importance=0.7)
         kept = {f["content"]: f["importance"] for f in important["facts"]}
         assert kept.get("The user's name is David.") == 0.9 and not any("jazz" in c for c in kept)

@@ -86,7 +86,8 @@ class Tools:
                                            message_id=noted.observation.message_id)
         ids = [c.fact_id for c in changes if c.fact_id]
         held = [c.fact_id for c in changes if c.fact_id and c.kind in ("added", "superseded", "reconfirmed")]
-        self.memory.set_importance(self.user, held, max(0.0, min(1.0, float(importance))))
+        self.memory.set_importance(self.user, held, max(0.0, min(1.0, float(importance))),
+                                   source if source in GLADOS_SOURCES else None)
         return {"status": "stored", "id": ids[0] if ids else f"message_{noted.observation.message_id}", "fact": fact}
 
     def search_memory(self, query: str, limit: int = 5) -> dict:
@@ -259,7 +260,8 @@ def _importance(f: Fact) -> float:
 
 
 def _source(f: Fact) -> str:
-    return "conversation" if f.origin == "model" else "user"
+    """As the client said it; else "conversation" for what a model read, "user" for the user's words."""
+    return f.client_source or ("conversation" if f.origin == "model" else "user")
 
 
 def _iso(stamp: str) -> str:
