@@ -105,6 +105,7 @@ class Memory:
         self._vectors: OrderedDict[str, object] = OrderedDict()   # text -> vector, the newest few
         self._word_counts = R.WordCounts()               # how many messages hold a word, for BM25
         self._blocks: dict[tuple, _Block] = {}          # the memory block last built, per user and limits
+        self._changes: dict[str, tuple[int, Changes]] = {}   # per user: what changed since, as of a block version
         self._indexed: dict[str, tuple[int, int]] = {}   # user -> (every message up to this id has a vector, rows then)
 
     def close(self) -> None:
@@ -374,7 +375,7 @@ class Memory:
 
     def _build_context(self, user: str, max_facts: int, max_summaries: int, max_tokens: int,
                        version: int, now: datetime) -> "_Block":
-        changes = Changes(F.history(self.db, user))
+        changes = self._changes_of(user)
         summaries = [(r["created_at"], r["text"], changes.of(r["text"])) for r in S.newest(self.db, user, max_summaries)]
         newest = max_facts      # the newest facts, and more only while expired ones leave too few
         while True:
@@ -413,9 +414,19 @@ class Memory:
         query = self._vector(text) if text.strip() else None
         found = R.recall(self.db, user, text, k, session, recent_window, settings, self.now(),
                          self._index if query is not None else None, query, self._word_counts)
-        changes = Changes(F.history(self.db, user)) if found else None
+        changes = self._changes_of(user) if found else None
         return [replace(r, since=changes.of(f"{r.text}\n{r.reply or ''}", _message_id(r))) if changes else r
                 for r in found]
+
+    def _changes_of(self, user: str) -> Changes:
+        """The user's values no longer believed (see since), read again only after their facts changed
+        (block_changes, whichever process wrote)."""
+        row = self.db.execute("SELECT seq FROM block_changes WHERE user = ?", (user,)).fetchone()
+        version = row[0] if row else 0
+        held = self._changes.get(user)
+        if held is None or held[0] != version:
+            held = self._changes[user] = (version, Changes(F.history(self.db, user)))
+        return held[1]
 
     def _names(self, user: str) -> list[str]:
         """What the user is called: their name facts (and each one's first word), and the user id
@@ -549,7 +560,7 @@ class Memory:
     def summaries(self, user: str) -> list[Summary]:
         """The user's session summaries, oldest first, each with what it states that has changed since."""
         rows = S.all_for(self.db, user)
-        changes = Changes(F.history(self.db, user)) if rows else None
+        changes = self._changes_of(user) if rows else None
         return [Summary(r["session"], r["text"], r["created_at"], changes.of(r["text"]) if changes else ())
                 for r in rows]
 
