@@ -104,6 +104,17 @@ class Changes:
             if found is not None and f.source_message_id is not None:
                 self._sources.setdefault(f.source_message_id, []).append(found)
         self._ended = list(ended.values())
+        # every saying of every ended value in one pattern (a name or place as written, the rest in any case),
+        # so a text is read once, however many values changed
+        self._said: dict[str, list[Since]] = {}
+        exact, loose = [], []
+        for since in self._ended:
+            for saying in sayings(since.key, since.old):
+                if len(saying.strip()) < 2:
+                    continue
+                self._said.setdefault(_spoken(saying), []).append(since)
+                (exact if since.key in NAMES and since.old[:1].isupper() else loose).append(saying)
+        self._exact, self._loose = _alternation(exact, 0), _alternation(loose, re.IGNORECASE)
 
     def __bool__(self) -> bool:
         return bool(self._ended)
@@ -111,10 +122,25 @@ class Changes:
     def of(self, text: str, message_id: int | None = None) -> tuple[Since, ...]:
         """What `text` (message `message_id`, when it is one) states that has changed since."""
         out = {(s.key, _norm(s.old)): s for s in self._sources.get(message_id, ())} if message_id is not None else {}
-        for since in self._ended:
-            if (since.key, _norm(since.old)) not in out and states(text, since.key, since.old):
-                out[(since.key, _norm(since.old))] = since
+        for found in (self._exact, self._loose):
+            for m in found.finditer(text) if found is not None else ():
+                for since in self._said.get(_spoken(m.group("v")), ()):
+                    exact_case = since.key in NAMES and since.old[:1].isupper()
+                    if (found is self._exact) == exact_case:
+                        out.setdefault((since.key, _norm(since.old)), since)
         return tuple(out.values())
+
+
+def _spoken(saying: str) -> str:
+    return " ".join(saying.casefold().split())
+
+
+def _alternation(said: list[str], flags: int) -> re.Pattern | None:
+    """One pattern for all of them as whole words (a plural -s or -es allowed), the longest first."""
+    if not said:
+        return None
+    alternatives = "|".join(r"\s+".join(map(re.escape, s.split())) for s in sorted(set(said), key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?P<v>{alternatives})(?:e?s)?(?!\w)", flags)
 
 
 def _norm(value: str) -> str:
