@@ -30,32 +30,22 @@ def sayings(key: str, value: str) -> list[str]:
     return out
 
 
-NAMES = {"name", "location", "hometown", "employer", "partner"}     # stored as proper nouns ("Bath", "Ada")
+# Stored as proper nouns ("Bath", "Ada"): a text states one only as written ("a bath" is not Bath); what
+# states it in lowercase speech is its source message, linked by id.
+NAMES = {"name", "location", "hometown", "employer", "partner"}
 
 
 @functools.lru_cache(maxsize=512)
-def pattern(key: str, value: str, exact_case: bool = False) -> re.Pattern | None:
-    """Any saying of the value as whole words, a plural -s or -es allowed, in any case (or as written:
-    `exact_case`); None for a value too short to find safely."""
-    said = [s for s in sayings(key, value) if len(s.strip()) >= 2]
-    if not said:
-        return None
-    alternatives = "|".join(r"\s+".join(map(re.escape, s.split())) for s in sorted(said, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?:e?s)?(?!\w)", 0 if exact_case else re.IGNORECASE)
+def pattern(key: str, value: str) -> re.Pattern | None:
+    """Any saying of the value as whole words, in any case, a plural -s or -es allowed (what forgetting
+    takes out); None for a value too short to find safely."""
+    return _alternation([s for s in sayings(key, value) if len(s.strip()) >= 2], re.IGNORECASE)
 
 
 def secrets(key: str, value: str) -> list[str]:
     """The numbers of a remembered sentence (a locker code, a PIN): said back in words nobody can
     predict ("the code is 4512"), forgetting takes them out wherever they are."""
     return SECRET.findall(value) if key in WHOLE_STATEMENTS else []
-
-
-def states(text: str, key: str, value: str) -> bool:
-    """Whether text holds a saying of the value. A name or place is matched as written ("Bath", not "a
-    bath"): what states it in lowercase speech is its source message, linked by id."""
-    exact = key in NAMES and value[:1].isupper()
-    found = pattern(key, value, exact)
-    return bool(found and found.search(text))
 
 
 @dataclass(frozen=True)
@@ -140,7 +130,7 @@ def _alternation(said: list[str], flags: int) -> re.Pattern | None:
     if not said:
         return None
     alternatives = "|".join(r"\s+".join(map(re.escape, s.split())) for s in sorted(set(said), key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?P<v>{alternatives})(?:e?s)?(?!\w)", flags)
+    return re.compile(rf"(?<!\w)(?P<v>{alternatives})(?:e?s)?(?!\w)", flags)     # v: the saying, for the lookup
 
 
 def _norm(value: str) -> str:

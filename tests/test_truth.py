@@ -73,3 +73,18 @@ def test_every_reader_of_stored_text_says_what_changed(mem, clock):
     assert as_json[0]["since"][0]["now"] == "pescatarian"
     listed = glados("memory", "summaries", "--user", "ada", "--db", str(mem.path)).stdout
     assert 'diet "pescatarian"' in listed
+
+
+def test_what_changed_is_found_in_any_saying_and_a_place_only_as_a_name(mem, clock):
+    mem.observe("ada", "I live in Bath and I'm allergic to peanuts", session="s1")
+    mem.observe("ada", "remember that my locker code is 4512", session="s1")
+    clock.advance(days=1)
+    mem.observe("ada", "I live in Bristol now", session="s2")
+    mem.observe("ada", "I'm not allergic to peanuts anymore", session="s2")
+    mem.observe("ada", "my locker code changed, remember that my locker code is 7781", session="s2")
+    changes = mem._changes_of("ada")
+    said = {(c.key, c.old, c.now) for c in changes.of("They live in Bath. Their allergy: peanuts.")}
+    assert said == {("location", "Bath", "Bristol"), ("allergy", "peanuts", None)}
+    assert changes.of("I took a bath after the gym") == ()                   # a bath is not Bath
+    assert changes.of("Your locker code is 7781.") == ()                     # the note still held is not stale
+    assert ("allergy", "peanuts") in {(c.key, c.old) for c in changes.of("PEANUTS, again")}
