@@ -95,13 +95,14 @@ class ModelNote:
     asked: int
 
 
-def grounded(line: str, said: str) -> bool:
-    """A line is the user's: every name and number in it was said, and all but a third of its other words."""
-    missing = [w for w in ungrounded(line, said) if w not in FRAMING]
+def grounded(line: str, said: str, free: frozenset[str] | set[str] = FRAMING) -> bool:
+    """A line is the user's: every name and number in it was said, and all but a third of its other words
+    (`free` words, the line's framing, need not be)."""
+    missing = [w for w in ungrounded(line, said) if w not in free]
     names = [w.strip(".,!?;:'\"").casefold() for w in line.split()[1:] if w[:1].isupper() or any(c.isdigit() for c in w)]
     if any(n in missing for n in names):
         return False
-    words = [w for w in re.findall(r"[\w']+", line.casefold()) if w not in FRAMING]
+    words = [w for w in re.findall(r"[\w']+", line.casefold()) if w not in free]
     return len(missing) <= len(words) / 3
 
 

@@ -2,15 +2,13 @@
 else extractive; none when the session taught nothing."""
 from __future__ import annotations
 
-import re
-
 from memory import Memory, Message, content_words, estimate_tokens
 
 from .commands import say
+from .compaction import FRAMING, SENTENCE, grounded as line_grounded
 from ..config import Config
 from ..llm import LLM
 
-SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 INSTRUCTION = ("Summarize the conversation below in at most {words} words, in the third person, as notes "
                "for your future self: what the user said about themselves, what they asked, what was "
                "decided. Plain text, no preamble.")
@@ -59,7 +57,8 @@ def extractive(memory: Memory, user: str, rows: list[Message], max_words: int) -
 
 
 def _lower(sentence: str) -> str:
-    return sentence[:1].lower() + sentence[1:] if sentence[:2] in ("Th",) else sentence
+    """"They live in Bristol" -> "they live in Bristol", after "The user said"."""
+    return sentence[:1].lower() + sentence[1:] if sentence.startswith("Th") else sentence
 
 
 def _cut_words(text: str, max_words: int) -> str:
@@ -72,8 +71,8 @@ def _cut_words(text: str, max_words: int) -> str:
     return cut[: end + 1] if end > 0 else cut
 
 
-SAYING = {"asked", "said", "told", "mentioned", "discussed", "talked", "wants", "wanted", "glados", "assistant",
-          "they", "their", "them", "conversation", "session", "suggested", "replied", "answered"}
+SAYING = FRAMING | {"asked", "said", "told", "mentioned", "discussed", "talked", "wants", "wanted", "glados",
+                    "assistant", "they", "their", "them", "conversation", "session", "suggested", "replied", "answered"}
 
 
 def grounded(text: str, rows: list[Message], max_words: int) -> bool:
@@ -87,6 +86,5 @@ def grounded(text: str, rows: list[Message], max_words: int) -> bool:
 
 
 def _grounded(sentence: str, said: str) -> bool:
-    from .compaction import grounded as line_grounded
-    words = [w for w in content_words(sentence) if w not in SAYING]
-    return bool(words) and line_grounded(" ".join(w for w in sentence.split() if w.casefold().strip(".,!?;:'\"") not in SAYING), said)
+    """Says something (a word besides the words of telling), and that is the user's (compaction.grounded)."""
+    return any(w not in SAYING for w in content_words(sentence)) and line_grounded(sentence, said, SAYING)
