@@ -80,7 +80,7 @@ class Proxy:
     def offline_answer(self, brain: Brain, noted: Noted, text: str) -> str | None:
         """Runs on the memory thread: upstream is down, so a question about the user is answered from memory
         as the chat does ("where do I live?"); None when memory cannot answer it."""
-        answer = brain.answer_from_facts(noted) or brain.answer_from_notes(noted, text)
+        answer = brain.answer_offline(noted, text)
         if answer is None:
             return None
         brain.record_answer(noted.session, answer)

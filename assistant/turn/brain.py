@@ -194,7 +194,7 @@ class Brain:
     def note(self, text: str, tool: bool = False) -> Noted:
         """Take in one user message: store it in the session, mine it, and answer a memory command
         ("forget ...", "what do you remember about me") from memory. A question about the user is left
-        for the model (`answer` None); `answer_from_facts` answers it when the model is down. `tool`: a
+        for the model (`answer` None); `answer_offline` answers it when the model is down. `tool`: a
         model's words through a storing tool (Memory.observe): stored, never a command."""
         session = self._touch()
         log.debug("message in session %s: %r", session, text)
@@ -208,13 +208,13 @@ class Brain:
                                                               self.config.persona.lines))
         return Noted(session, observation, None)
 
-    def answer_from_facts(self, noted: Noted) -> commands.CommandReply | None:
-        """A question about the user ("where do I live?") answered from the facts, for when the model is
-        down; None when the message is not such a question."""
+    def answer_offline(self, noted: Noted, text: str) -> commands.CommandReply | None:
+        """A question about the user answered from memory, for when the model is down: from the facts ("where
+        do I live?") or from a note ("what's my locker code?"); None when memory cannot answer it."""
         command = noted.observation.parsed.command
-        if command is None:
-            return None
-        return commands.reply(self.memory, self.user, noted.observation, self.config.persona.lines)
+        if command is not None:
+            return commands.reply(self.memory, self.user, noted.observation, self.config.persona.lines)
+        return self._answer_from_notes(noted, text)
 
     def recall_for(self, text: str, session: str, carried: int) -> tuple[str, list[Recalled]]:
         """The memory block and the earlier messages recalled for `text`. Recall skips the session's
@@ -242,7 +242,7 @@ class Brain:
             return self._from_memory(session, noted.answer, started, on_text, on_end)
         problem = None if self.online else self.connect()
         if problem is not None:
-            answer = self.answer_from_facts(noted) or self.answer_from_notes(noted, text)
+            answer = self.answer_offline(noted, text)
             if answer is not None:   # a question about the user, model down: her facts or notes answer it
                 return self._from_memory(session, answer, started, on_text, on_end)
             return self._offline(session, on_text, on_end, observation.changes, problem)
@@ -296,7 +296,7 @@ class Brain:
             budget = replace(budget, history=max(0, budget.history - estimate_tokens(note)))
         return history, note, budget
 
-    def answer_from_notes(self, noted: Noted, text: str) -> commands.CommandReply | None:
+    def _answer_from_notes(self, noted: Noted, text: str) -> commands.CommandReply | None:
         """A question about the user that a note answers ("what's my locker code?"), for when the model is down."""
         if noted.observation.changes or asks(text) < 1:      # only a question, and one that told her nothing
             return None

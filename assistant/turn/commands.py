@@ -160,11 +160,11 @@ def answer_from_notes(memory: Memory, user: str, text: str, lines: Lines) -> str
     """"what's my locker code?" with the model down: the note that answers it, when one clearly does
     (recall's own cut decides; only notes, the user's words kept on purpose, found as themselves or as
     the message they were said in)."""
-    notes = {f.id: f.value for f in memory.facts(user) if f.key == "note"}
-    by_message = {str(f.source_message_id): f.value for f in memory.facts(user)
-                  if f.key == "note" and f.source_message_id is not None}
+    notes = [f for f in memory.facts(user) if f.key == "note"]
+    by_id = {f.id: f.value for f in notes}
+    by_message = {str(f.source_message_id): f.value for f in notes if f.source_message_id is not None}
     for r in memory.recall(user, text, k=3):
-        said = notes.get(r.id) if r.kind == "note" else by_message.get(r.id)
+        said = by_id.get(r.id) if r.kind == "note" else by_message.get(r.id)
         if said:
             return lines.answer.format(what=say([("note", said)]))
     return None
