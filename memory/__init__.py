@@ -17,7 +17,7 @@ from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdic
 from .recall import STOPWORDS, Recalled, RecallSettings, asks, estimate_tokens, terms as content_words
 from .records import Message, Session, Summary, Voiceprint
 from .since import Changes, Since, describe as describe_changes
-from .text import clean, from_third_person, printable, to_them, to_you
+from .text import clean, printable, to_them, to_you
 from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
 
 
@@ -44,6 +44,6 @@ __all__ = [
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
-    "build_system_prompt", "clean", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "from_third_person", "iso", "mine", "new_session_id",
+    "build_system_prompt", "clean", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
     "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
 ]

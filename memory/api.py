@@ -18,7 +18,7 @@ from .proposals import Proposal, Verdict
 from .records import Message, Session, Summary, Voiceprint
 from .since import Changes
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
-from .text import clean, from_third_person, pieces
+from .text import clean, pieces
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -126,7 +126,7 @@ class Memory:
         max_message_chars raises TooLong, and nothing is stored. `tool`: written by a model calling a
         storing tool: read in the third person too ("User lives in York"), and only stored, never a
         command that deletes or answers (Parsed.storing_only)."""
-        from .parsing import parse      # the rules load on first use (see memory.__getattr__)
+        from .parsing import from_third_person, parse      # the rules load on first use (see memory.__getattr__)
         if len(text) > self.max_message_chars:
             raise TooLong(f"a message is at most {self.max_message_chars:,} characters and this one has {len(text):,}; "
                           "nothing was stored (shorten it, or raise memory.max_message_chars)")
@@ -375,7 +375,7 @@ class Memory:
 
     def _build_context(self, user: str, max_facts: int, max_summaries: int, max_tokens: int,
                        version: int, now: datetime) -> "_Block":
-        changes = self._changes_of(user)
+        changes = self._changes_of(user, version)
         summaries = [(r["created_at"], r["text"], changes.of(r["text"])) for r in S.newest(self.db, user, max_summaries)]
         newest = max_facts      # the newest facts, and more only while expired ones leave too few
         while True:
@@ -418,11 +418,12 @@ class Memory:
         return [replace(r, since=changes.of(f"{r.text}\n{r.reply or ''}", _message_id(r))) if changes else r
                 for r in found]
 
-    def _changes_of(self, user: str) -> Changes:
+    def _changes_of(self, user: str, version: int | None = None) -> Changes:
         """The user's values no longer believed (see since), read again only after their facts changed
-        (block_changes, whichever process wrote)."""
-        row = self.db.execute("SELECT seq FROM block_changes WHERE user = ?", (user,)).fetchone()
-        version = row[0] if row else 0
+        (block_changes, whichever process wrote; `version`: its seq, when the caller has read it)."""
+        if version is None:
+            row = self.db.execute("SELECT seq FROM block_changes WHERE user = ?", (user,)).fetchone()
+            version = row[0] if row else 0
         held = self._changes.get(user)
         if held is None or held[0] != version:
             held = self._changes[user] = (version, Changes(F.history(self.db, user)))

@@ -5,6 +5,8 @@ correction of what was just said, a question about the user, and otherwise the f
 """
 from __future__ import annotations
 
+import re   # the standard module, as in text.py
+
 from . import grammar
 from .intent import Change, Command, Parsed
 from .lexicon import HAS_LETTER, SENTENCE_SPLIT, normalise
@@ -29,6 +31,39 @@ def _sentence(sentence: str, mentioned: str | None) -> tuple[Command | None, lis
     changes = mine_statements(sentence, mentioned)
     wake = next((c for c in changes if c.key == "wake_word" and c.op == "assert"), None)
     return (Command("wake_word", wake.value or "") if wake else None), changes
+
+
+# A model calling a tool writes about the user in the third person ("User's name is David", "The user lives
+# in York"); read as the user's own words, the same rules and supersession apply.
+SUBJECT = r"(?:the\s+)?user"
+IRREGULAR = {"is": "am", "was": "was", "has": "have", "does": "do", "doesn't": "don't", "isn't": "am not",
+             "wasn't": "wasn't", "hasn't": "haven't", "says": "say", "goes": "go"}
+THIRD_PERSON = re.compile(rf"(?i)\b{SUBJECT}['’]s\b|\b{SUBJECT}\s+(?:(?P<adverb>also|now|really|still|no longer|never|"
+                          rf"recently|currently|just|actually)\s+)?(?P<verb>[a-z]+n['’]t|[a-z]+)\b")
+
+
+def from_third_person(text: str) -> str:
+    """"User's name is David" -> "my name is David"; "The user lives in York" -> "I live in York"; "User is
+    allergic to peanuts" -> "I am allergic to peanuts". Only "user" as the subject changes; other words stay."""
+    def first(m: re.Match) -> str:
+        if m["verb"] is None:
+            return "my"
+        return " ".join(w for w in ("I", m["adverb"], _base(m["verb"])) if w)
+    return THIRD_PERSON.sub(first, text)
+
+
+def _base(verb: str) -> str:
+    """The verb after "I": "lives" -> "live", "studies" -> "study", "watches" -> "watch"; others unchanged."""
+    low = verb.lower().replace("’", "'")
+    if low in IRREGULAR:
+        return IRREGULAR[low]
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if low.endswith(("ches", "shes", "sses", "xes", "zzes", "oes")):
+        return verb[:-2]
+    if low.endswith("s") and not low.endswith("ss") and len(low) > 2:
+        return verb[:-1]
+    return verb
 
 
 def parse(text: str) -> Parsed:

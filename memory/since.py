@@ -95,16 +95,15 @@ class Changes:
                 self._sources.setdefault(f.source_message_id, []).append(found)
         self._ended = list(ended.values())
         # every saying of every ended value in one pattern (a name or place as written, the rest in any case),
-        # so a text is read once, however many values changed
-        self._said: dict[str, list[Since]] = {}
-        exact, loose = [], []
+        # so a text is read once, however many values changed; each pattern's sayings, to look a match up
+        groups: dict[int, tuple[list[str], dict[str, list[Since]]]] = {0: ([], {}), re.IGNORECASE: ([], {})}
         for since in self._ended:
+            written, said = groups[0 if since.key in NAMES and since.old[:1].isupper() else re.IGNORECASE]
             for saying in sayings(since.key, since.old):
-                if len(saying.strip()) < 2:
-                    continue
-                self._said.setdefault(_spoken(saying), []).append(since)
-                (exact if since.key in NAMES and since.old[:1].isupper() else loose).append(saying)
-        self._exact, self._loose = _alternation(exact, 0), _alternation(loose, re.IGNORECASE)
+                if len(saying.strip()) >= 2:
+                    written.append(saying)
+                    said.setdefault(_spoken(saying), []).append(since)
+        self._readers = [(_alternation(written, flags), said) for flags, (written, said) in groups.items() if written]
 
     def __bool__(self) -> bool:
         return bool(self._ended)
@@ -112,12 +111,10 @@ class Changes:
     def of(self, text: str, message_id: int | None = None) -> tuple[Since, ...]:
         """What `text` (message `message_id`, when it is one) states that has changed since."""
         out = {(s.key, _norm(s.old)): s for s in self._sources.get(message_id, ())} if message_id is not None else {}
-        for found in (self._exact, self._loose):
-            for m in found.finditer(text) if found is not None else ():
-                for since in self._said.get(_spoken(m.group("v")), ()):
-                    exact_case = since.key in NAMES and since.old[:1].isupper()
-                    if (found is self._exact) == exact_case:
-                        out.setdefault((since.key, _norm(since.old)), since)
+        for found, said in self._readers:
+            for m in found.finditer(text):
+                for since in said.get(_spoken(m.group("v")), ()):
+                    out.setdefault((since.key, _norm(since.old)), since)
         return tuple(out.values())
 
 

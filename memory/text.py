@@ -44,41 +44,6 @@ def to_them(text: str) -> str:
     return FIRST_PERSON.sub(lambda m: THIRD[m[0].lower()], text)
 
 
-# A model calling a tool writes about the user in the third person ("User's name is David", "The user lives
-# in York"); read as the user's own words, the same rules and supersession apply.
-SUBJECT = r"(?:the\s+)?user"
-IRREGULAR = {"is": "am", "was": "was", "has": "have", "does": "do", "doesn't": "don't", "isn't": "am not",
-             "wasn't": "wasn't", "hasn't": "haven't", "says": "say", "goes": "go"}
-THIRD_PERSON = re.compile(rf"(?i)\b{SUBJECT}['’]s\b|\b{SUBJECT}\s+(?:(?:also|now|really|still|no longer|never|"
-                          rf"recently|currently|just|actually)\s+)?([a-z]+n['’]t|[a-z]+)\b")
-
-
-def from_third_person(text: str) -> str:
-    """"User's name is David" -> "my name is David"; "The user lives in York" -> "I live in York"; "User is
-    allergic to peanuts" -> "I am allergic to peanuts". Only "user" as the subject changes; other words stay."""
-    def first(m: re.Match) -> str:
-        if m.group(1) is None:
-            return "my"
-        whole, verb = m.group(0), m.group(1)
-        adverb = whole[: whole.rfind(verb)].split()[-1] if len(whole.split()) > (3 if whole.lower().startswith("the") else 2) else ""
-        return " ".join(w for w in ("I", adverb, _base(verb)) if w)
-    return THIRD_PERSON.sub(first, text)
-
-
-def _base(verb: str) -> str:
-    """The verb after "I": "lives" -> "live", "studies" -> "study", "watches" -> "watch"; others unchanged."""
-    low = verb.lower().replace("’", "'")
-    if low in IRREGULAR:
-        return IRREGULAR[low]
-    if low.endswith("ies") and len(low) > 4:
-        return verb[:-3] + "y"
-    if low.endswith(("ches", "shes", "sses", "xes", "zzes", "oes")):
-        return verb[:-2]
-    if low.endswith("s") and not low.endswith("ss") and len(low) > 2:
-        return verb[:-1]
-    return verb
-
-
 def titled(value: str) -> str:
     """Speech-to-text gives "new york"; keep typed capitals ("iPhone", "McDonald's") as they are."""
     return value.title() if value == value.lower() else value
