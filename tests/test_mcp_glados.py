@@ -14,6 +14,7 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import get_default_environment, stdio_client  # noqa: E402
 
 from tests.conftest import glados  # noqa: E402
+from tests.test_chat_ollama import free_port  # noqa: E402
 
 VENV_BIN = os.path.dirname(sys.executable)
 
@@ -110,9 +111,7 @@ def test_over_http_with_a_token_and_refused_without(tmp_path):
             async with streamable_http_client(url, http_client=client) as streams:
                 yield streams
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     db = tmp_path / "memory.db"
     refused = glados("memory", "mcp", "--http", "--host", "0.0.0.0", "--port", str(port), "--db", str(db))
     assert refused.returncode == 1 and "--token" in refused.stderr and refused.stderr.count("\n") == 1
