@@ -404,16 +404,21 @@ class Memory:
                                                      self.recall_settings.expire_days)
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
-               recent_window: int = 0, candidates: int | None = None) -> list[R.Recalled]:
+               recent_window: int = 0, candidates: int | None = None, at: datetime | None = None
+               ) -> list[R.Recalled]:
         """Earlier messages and notes matching text by words and meaning, best first (see recall.recall).
-        Without the sentence model it matches words alone; `recall_notice` then says why."""
+        `at`: what would have been recalled then (later messages do not exist for it, and "two weeks
+        ago" is read from then). Without the sentence model it matches words alone; `recall_notice`
+        then says why."""
         settings = self.recall_settings
         if candidates is not None and candidates != settings.candidates:
             settings = replace(settings, candidates=candidates)
         text = R.as_asked_by(text, self._names(user))
         query = self._vector(text) if text.strip() else None
-        found = R.recall(self.db, user, text, k, session, recent_window, settings, self.now(),
-                         self._index if query is not None else None, query, self._word_counts)
+        now = iso(at) if at is not None else self.now()
+        found = R.recall(self.db, user, text, k, session, recent_window, settings, now,
+                         self._index if query is not None else None, query, self._word_counts,
+                         until=now if at is not None else None)
         changes = self._changes_of(user) if found else None
         return [replace(r, since=changes.of(f"{r.text}\n{r.reply or ''}", _message_id(r))) if changes else r
                 for r in found]

@@ -70,27 +70,107 @@ ASKED = [   # most precise first
     re.compile(rf"\b{_MONTH.format(n=3)},?\s+(?P<y3>(?:19|20)\d\d)\b", re.I),
     re.compile(r"\b(?:in|during|of|since)\s+(?P<y4>(?:19|20)\d\d)\b", re.I),
 ]
-DAY_SLACK = timedelta(days=3)      # "on 12 July": said that week (often told a day or two later)
-MONTH_SLACK = timedelta(days=7)
+DAY_SLACK = 3      # days: "on 12 July": said that week (often told a day or two later)
+MONTH_SLACK = 7
+# Time relative to when a question is asked, read against that day (see asked_about)
+RELATIVE = re.compile(
+    rf"\b(?:(?P<ago>(?P<n>{NUMBER})\s+(?P<unit>day|week|month|year)s?\s+ago)"
+    rf"|(?P<near>yesterday|today|tonight|this morning|this afternoon|this evening|the day before yesterday)"
+    rf"|(?P<rel>last|this past)\s+(?P<what>week(?:end)?|month|year|{'|'.join(WEEKDAYS)})"
+    rf"|(?P<this>this|earlier this)\s+(?P<span>week|month|year)"
+    rf"|(?:in|during|back in|since|of)\s+(?P<month>{'|'.join(MONTHS)})\b(?!\s*,?\s*\d)"
+    rf"|(?<!most )(?<!more )(?P<lately>recently|the other day))\b", re.IGNORECASE)
+RECENT_DAYS = 21   # "recently": the last three weeks
+# A question about how things were, not how they are: "what was my previous personal best?"
+PAST = re.compile(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|last time|"
+                  r"first time|in the past|back then)\b", re.IGNORECASE)
 
 
-def asked_about(text: str) -> tuple[date, date] | None:
-    """The days a question names, as a window to look in: "on July 12, 2022" -> 9-15 July 2022;
-    "in November 2022" -> 25 October to 7 December 2022; "in 2022" -> the year. None: no date named."""
+@dataclass(frozen=True)
+class Window:
+    """The days a question asks about: `first`..`last` and, around them, `slack` days that count for less
+    (a date said from memory is often a little off, the more so the further back it is)."""
+    first: date
+    last: date
+    slack: int
+
+    @property
+    def start(self) -> date:
+        return self.first - timedelta(days=self.slack)
+
+    @property
+    def end(self) -> date:
+        return self.last + timedelta(days=self.slack)
+
+    def weight(self, day: date) -> float:
+        """1 within first..last, falling to half at the edge of the slack, 0 beyond it."""
+        off = max((self.first - day).days, (day - self.last).days, 0)
+        return 0.0 if off > self.slack else 1.0 - 0.5 * off / (self.slack + 1)
+
+
+def asked_about(text: str, today: date | None = None) -> Window | None:
+    """The days a question names, as a window to look in: "on July 12, 2022" -> 12 July 2022, give or take
+    3 days; "in November 2022" -> that month, give or take a week; "in 2022" -> the year. With `today`
+    (when it is asked), time relative to it too: "two weeks ago" -> 14 days before, give or take 4 (the
+    slack grows with the distance); "last weekend", "last Saturday", "a couple of days ago", "in March"
+    (the latest March), "earlier this year", "recently". None: no time named."""
     for n, pattern in enumerate(ASKED, start=1):
         m = pattern.search(text[:2000])
         if m is None:
             continue
         year = int(m[f"y{n}"])
         if n == 4:
-            return date(year, 1, 1), date(year, 12, 31)
+            return Window(date(year, 1, 1), date(year, 12, 31), 0)
         month = MONTHS.index(m[f"m{n}"].lower()) + 1
         if n in (1, 2):
             try:
                 day = date(year, month, int(m[f"d{n}"]))
             except ValueError:
                 continue
-            return day - DAY_SLACK, day + DAY_SLACK
-        last = (date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1))
-        return date(year, month, 1) - MONTH_SLACK, last + MONTH_SLACK
-    return None
+            return Window(day, day, DAY_SLACK)
+        return Window(date(year, month, 1), _month_end(year, month), MONTH_SLACK)
+    m = RELATIVE.search(text[:2000]) if today is not None else None
+    return _relative(m, today) if m else None
+
+
+def asks_past(text: str) -> bool:
+    """Whether a question asks how things were before a change ("what did I use to...?", "my
+    previous...", "at first"), rather than how they are now."""
+    return bool(PAST.search(text[:2000]))
+
+
+def _relative(m: re.Match, today: date) -> Window:
+    if m["ago"]:
+        n = int(m["n"]) if m["n"].isdigit() else NUMBERS[m["n"].lower()]
+        days = n * UNIT_DAYS[m["unit"].lower()]
+        day = today - timedelta(days=days)
+        return Window(day, day, 1 + days // 4)
+    if m["near"]:
+        back = {"yesterday": 1, "the day before yesterday": 2}.get(m["near"].lower(), 0)
+        return Window(today - timedelta(days=back), today - timedelta(days=back), 1)
+    if m["rel"]:
+        what = m["what"].lower()
+        if what in WEEKDAYS or what == "weekend":
+            day, _ = _day(PATTERN.fullmatch(f"last {'saturday' if what == 'weekend' else what}"), today)
+            return Window(day, day + timedelta(days=what == "weekend"), 1 + (today - day).days // 7)
+        if what == "week":
+            monday = today - timedelta(days=today.weekday() + 7)
+            return Window(monday, monday + timedelta(days=6), 2)
+        if what == "month":
+            end = today.replace(day=1) - timedelta(days=1)
+            return Window(end.replace(day=1), end, 5)
+        return Window(date(today.year - 1, 1, 1), date(today.year - 1, 12, 31), 14)
+    if m["span"]:
+        span = m["span"].lower()
+        first = {"week": today - timedelta(days=today.weekday()), "month": today.replace(day=1),
+                 "year": today.replace(month=1, day=1)}[span]
+        return Window(first, today, 1)
+    if m["month"]:
+        month = MONTHS.index(m["month"].lower()) + 1
+        year = today.year if month <= today.month else today.year - 1
+        return Window(date(year, month, 1), _month_end(year, month), MONTH_SLACK)
+    return Window(today - timedelta(days=RECENT_DAYS), today, 0)
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)

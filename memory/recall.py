@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import re   # the standard module: reading memories must not load the rules' `regex`
 
-from .dates import asked_about
+from .dates import Window, asked_about, asks_past, resolve
 from .text import SENTENCE_END, pieces
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ EXACT_BELOW = 10_000      # messages: below this, full_match counts them exactly
 MAX_SCORED = 500          # messages BM25 scores per recall at most (see scored_words)
 NEWEST_SCORED = 150       # messages scored when even the rarest query word is in more than MAX_SCORED: its newest
 UNINDEXED_MEANING = 0.5
+TELLING = 6               # content words from which a question also tells something (see _bare)
 REPEAT = 0.9              # this close, with the same numbers, an item is the same thing said again
 NUMBER = re.compile(r"\d+")   # the cosine assumed for the best word match that has no vector
 
@@ -63,6 +64,7 @@ class RecallSettings:
     min_cosine: float = 0.26       # an item is recalled this near in meaning, or when it matches words enough:
     min_words: float = 0.4         # its BM25 share of a match of every query word (0: any shared word) reaches this
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
+    same_thing_cosine: float = 0.7  # two items this close tell of the same thing: the newer first (see _in_time_order)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
     continuation_weight: float = 0.8  # a match's relevance passed on to the user's next message (see _continued)
@@ -128,6 +130,23 @@ def fts_query(words: list[str], joiner: str = " OR ") -> str:
     return joiner.join(f'"{w}"' for w in words)
 
 
+END_OF_TIME = "9999"    # compares after every iso() stamp
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """Which of the user's messages recall may look at: not the current session's newest (from id
+    `cutoff` on: already in the prompt), none said after `until`."""
+    session: str | None
+    cutoff: int
+    until: str = END_OF_TIME
+
+    @property
+    def params(self) -> tuple:
+        """For "NOT (m.session IS ? AND m.id >= ?) AND {_STILL_TRUE}"."""
+        return self.session, self.cutoff, self.until, self.until, self.until
+
+
 @dataclass
 class _Candidate:
     kind: str
@@ -157,7 +176,7 @@ class _Candidate:
 def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
            recent_window: int = 0, settings: RecallSettings = RecallSettings(), now: str | None = None,
            index: "VectorIndex | None" = None, query: "np.ndarray | None" = None,
-           counted: WordCounts | None = None) -> list[Recalled]:
+           counted: WordCounts | None = None, until: str | None = None) -> list[Recalled]:
     """The k earlier messages and notes that best match `text`, best first.
 
     Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept; at
@@ -178,33 +197,38 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     other relevant item, one per chosen item, so a fact said four times never fills the list; one
     said again nearly word for word (REPEAT, the same numbers) not at all.
     `counted`: word counts kept between recalls (see WordCounts); without it, counted afresh.
-    Never returned: another user's items, the current session's newest `recent_window` messages
+    `until`: recall as of that time (an iso() stamp): later messages and notes do not exist for it, and
+    what was still believed then counts as true. Never returned: another user's items, the current session's newest `recent_window` messages
     (already in the prompt), and messages whose facts have all been superseded or retracted."""
     words = terms(text)
     if k <= 0 or not (words or query is not None):
         return []
     cutoff = _window_start(db, user, session, recent_window)
+    seen = _Seen(session, cutoff, until or END_OF_TIME)
     found: dict[str, _Candidate] = {}
     meaning = index is not None and query is not None
     if meaning:     # the vector scan runs beside the words' ranking (at 100,000 messages, 1 ms each)
         scan = index.search_aside(db, user, query, settings.candidates, settings.crowding_weight)
     if words:
-        _by_words(db, user, words, session, cutoff, settings.candidates, found, settings.context_weight, counted)
-    named = asked_about(text) if settings.date_weight else None    # "what did I do on 12 July 2022?"
+        _by_words(db, user, words, seen, settings.candidates, found, settings.context_weight, counted)
+    moment = _parse_time(now) if now else None
+    past = asks_past(text)        # "what was my previous personal best?": the older of two tellings first
+    # "what did I do on 12 July 2022?", "two weeks ago" (read against when it is asked)
+    named = asked_about(text, moment.date() if moment else None) if settings.date_weight else None
     vectors: dict = {}
+    focus: dict = {}        # message id -> the reading of it nearest the query (see _meanings)
     if meaning:
         near = dict(scan.result())
         if named:
-            near.update(dict.fromkeys(_said_between(db, user, index, query, named, settings.candidates)))
-        _add_messages(db, user, [m for m in near if str(m) not in found], session, cutoff, found)
-        _meanings(db, user, index, query, list(found.values()), settings, vectors)
-    moment = _parse_time(now) if now else None
+            near.update(dict.fromkeys(_said_between(db, user, index, query, named, settings.candidates, seen)))
+        _add_messages(db, user, [m for m in near if str(m) not in found], seen, found)
+        _meanings(db, user, index, query, list(found.values()), settings, vectors, focus)
     for c in found.values():
         _score(c, query, named, moment, settings)
     if settings.continuation_weight:     # the user's next message after a match may carry on its subject
-        pairs, added = _continued(db, user, found, session, cutoff)
+        pairs, added = _continued(db, user, found, seen)
         if added and meaning:
-            _meanings(db, user, index, query, added, settings, vectors)
+            _meanings(db, user, index, query, added, settings, vectors, focus)
         for c in added:
             _score(c, query, named, moment, settings)
         for source, answer in pairs:
@@ -228,14 +252,17 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             continue     # no word of the query and far from it in meaning: not relevant, however recent
         near = [(_closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
         closest, anchor = max(near, default=(0.0, -1))
+        if closest >= settings.duplicate_cosine and _first_in_time(c, chosen[anchor], past):
+            chosen[anchor], c = c, chosen[anchor]    # told again later: the newer takes the place (see _in_time_order)
         if closest >= REPEAT and _numbers(c) == _numbers(chosen[anchor]):
-            continue     # said again in nearly the same words: the first one is enough
+            continue     # said again in nearly the same words: one is enough
         if closest >= settings.duplicate_cosine:
             later.setdefault(anchor, c)    # alike but perhaps not the same ("my sister/brother lives in Leeds")
         else:
             chosen.append(c)
+    chosen = _in_time_order(chosen, focus, settings.same_thing_cosine, past)
     chosen += sorted(later.values(), key=lambda c: -c.score)[:k - len(chosen)]
-    answers = replies(db, user, [c.message_id for c in chosen if c.kind == "message" and c.message_id])
+    answers = replies(db, user, [c.message_id for c in chosen if c.kind == "message" and c.message_id], seen.until)
     return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4),
                      answers[c.message_id][1] if c.kind == "message" and c.message_id in answers else None)
             for c in chosen]
@@ -256,15 +283,17 @@ def _relevant(c: _Candidate, settings: RecallSettings, meaning: bool = True) -> 
 
 
 def _bare(c: _Candidate) -> bool:
-    """A message of the user's that only asks: evidence of nothing, however well it matches."""
-    return c.kind == "message" and c.role == "user" and asks(c.text) >= 1
+    """A message of the user's that only asks, in few words ("where do I live?"): evidence of nothing,
+    however well it matches. A question that tells something on the way ("how do I keep my living
+    room dust-free with a cat that sheds?": TELLING content words or more) is evidence of what it tells."""
+    return c.kind == "message" and c.role == "user" and asks(c.text) >= 1 and len(terms(c.text)) < TELLING
 
 
 def _meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",
-              candidates: list[_Candidate], settings: RecallSettings, vectors: dict) -> None:
+              candidates: list[_Candidate], settings: RecallSettings, vectors: dict, focus: dict) -> None:
     """Each candidate's cosine with the query: its message's, or its best sentence's when that is
     higher (a question one sentence of a long message answers); its meaning is that less crowding.
-    The vectors read are added to `vectors`."""
+    The vectors read are added to `vectors`, and the one that gave the cosine (message or sentence) to `focus`."""
     import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
     ids = [c.message_id for c in candidates if c.message_id]
     found, crowding = index.vectors(db, user, ids)
@@ -272,51 +301,57 @@ def _meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "n
         return
     vectors.update(found)
     cosines = dict(zip(found, (np.stack(list(found.values())) @ query).tolist()))
-    for m, best in index.best_parts(db, list(found), query).items():
-        cosines[m] = max(cosines[m], best)
+    focus.update(found)
+    readings: dict = {}
+    for m, best in index.best_parts(db, list(found), query, readings).items():
+        if best > cosines[m]:
+            cosines[m], focus[m] = best, readings[m]
     for c in candidates:
         if c.message_id in cosines:
             c.cosine = cosines[c.message_id]
             c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
 
 
-def _score(c: _Candidate, query: "np.ndarray | None", named: tuple[date, date] | None,
+def _score(c: _Candidate, query: "np.ndarray | None", named: Window | None,
            moment: datetime | None, settings: RecallSettings) -> None:
-    """Its relevance (meaning and words, less for an earlier question, more in the days asked about)
-    and its score (relevance x decay)."""
+    """Its relevance (meaning and words, less for an earlier question, more in the days asked about:
+    said then, or saying it happened then) and its score (relevance x decay)."""
     if query is None:
         base = c.words
     else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
         base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
     base *= settings.question_weight ** asks(c.text)     # an earlier question is a poor answer to a new one
-    c.on_day = bool(named and named[0] <= date.fromisoformat(c.created_at[:10]) <= named[1])
-    if c.on_day:
-        base += settings.date_weight          # said in the days the question names
+    when = _when(c, named) if named else 0.0
+    c.on_day = when > 0
+    base += settings.date_weight * when       # said in the days the question names, or telling of them
     c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
 
 
-def _continued(db: sqlite3.Connection, user: str, found: dict[str, _Candidate], session: str | None, cutoff: int
+def _continued(db: sqlite3.Connection, user: str, found: dict[str, _Candidate], seen: _Seen
                ) -> tuple[list[tuple[_Candidate, _Candidate]], list[_Candidate]]:
     """The user's next message after each of the CONTINUED best matches, her reply between: "I
     finished my first screenplay" - "what's it about?" - "a mix of drama and romance". Returns
     (match, next message) pairs and the next messages that were not candidates yet (now added)."""
     best = sorted((c for c in found.values() if c.kind == "message" and c.message_id), key=lambda c: -c.relevance)
-    hers = {m: r["id"] for m, r in following(db, user, [c.message_id for c in best[:CONTINUED]], "assistant").items()}
-    answers = following(db, user, hers.values(), "user")
+    hers = {m: r["id"] for m, r in following(db, user, [c.message_id for c in best[:CONTINUED]], "assistant",
+                                             seen.until).items()}
+    answers = following(db, user, hers.values(), "user", seen.until)
     nexts = {m: answers[h]["id"] for m, h in hers.items() if h in answers}
     before = set(found)
-    _add_messages(db, user, [n for n in nexts.values() if str(n) not in found], session, cutoff, found)
+    _add_messages(db, user, [n for n in nexts.values() if str(n) not in found], seen, found)
     pairs = [(found[str(m)], found[str(n)]) for m, n in nexts.items() if str(n) in found]
     return pairs, [c for i, c in found.items() if i not in before]
 
 
-def replies(db: sqlite3.Connection, user: str, ids: Iterable[int]) -> dict[int, tuple[int, str]]:
+def replies(db: sqlite3.Connection, user: str, ids: Iterable[int], until: str = END_OF_TIME
+            ) -> dict[int, tuple[int, str]]:
     """Her reply to each message, as (id, text): the next message of its session, when it is hers."""
-    return {i: (r["id"], r["text"]) for i, r in following(db, user, ids, "assistant").items()}
+    return {i: (r["id"], r["text"]) for i, r in following(db, user, ids, "assistant", until).items()}
 
 
-def following(db: sqlite3.Connection, user: str, ids: Iterable[int], role: str) -> dict[int, sqlite3.Row]:
-    """The next message of each one's session, when it has `role`."""
+def following(db: sqlite3.Connection, user: str, ids: Iterable[int], role: str, until: str = END_OF_TIME
+              ) -> dict[int, sqlite3.Row]:
+    """The next message of each one's session, when it has `role` (and was said by `until`)."""
     ids = list(ids)
     if not ids:
         return {}
@@ -326,11 +361,14 @@ def following(db: sqlite3.Connection, user: str, ids: Iterable[int], role: str) 
         f"""SELECT m.id AS after, n.* FROM messages m JOIN messages n ON n.id = (SELECT min(p.id) FROM messages p
             WHERE p.user = m.user AND p.session = m.session AND p.id > m.id)
             WHERE m.id IN ({','.join('?' * len(ids))}) AND +m.user = ?""", (*ids, user)).fetchall()
-    return {r["after"]: r for r in rows if r["role"] == role}
+    return {r["after"]: r for r in rows if r["role"] == role and r["created_at"] <= until}
 
 
-_STILL_TRUE = """NOT (EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to IS NOT NULL)
-                 AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to IS NULL))"""
+# Said by then (the parameter: _Seen.until), and not a message whose facts had all been superseded or retracted by then
+# (three parameters, each the time: _Seen.still)
+_STILL_TRUE = """m.created_at <= ? AND NOT (
+    EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to <= ?)
+    AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND (f.valid_to IS NULL OR f.valid_to > ?)))"""
 
 
 class WordCounts:
@@ -392,8 +430,7 @@ def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int],
     return sum(max(1e-6, math.log((n - held[w] + 0.5) / (held[w] + 0.5))) for w in words) or 1.0
 
 
-def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str | None, cutoff: int,
-              limit: int, found: dict[str, _Candidate], context_weight: float = 0.0,
+def _by_words(db: sqlite3.Connection, user: str, words: list[str], seen: _Seen, limit: int, found: dict[str, _Candidate], context_weight: float = 0.0,
               counted: WordCounts | None = None) -> None:
     newest = newest_id(db)
     kept, matches, counts = scored_words(db, words, MAX_SCORED, newest, counted)
@@ -416,9 +453,9 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
     sql = sql.format(roles="'user', 'assistant'" if context_weight > 0 else "'user'", still=_STILL_TRUE)
     take = limit * 2 if context_weight > 0 else limit
     cut = take * 4
-    rows = db.execute(sql, (query, oldest, cut, user, session, cutoff, take)).fetchall()
+    rows = db.execute(sql, (query, oldest, cut, user, *seen.params, take)).fetchall()
     if len(rows) < take and (NEWEST_SCORED if oldest else matches) > cut:
-        rows = db.execute(sql, (query, oldest, -1, user, session, cutoff, take)).fetchall()
+        rows = db.execute(sql, (query, oldest, -1, user, *seen.params, take)).fetchall()
     for r in [r for r in rows if r["role"] == "user"][:limit]:
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
                                          r["created_at"], r["kind"], min(1.0, -r["bm25"] / full),
@@ -426,25 +463,27 @@ def _by_words(db: sqlite3.Connection, user: str, words: list[str], session: str 
     hers = {r["id"]: min(1.0, -r["bm25"] / full) * context_weight
             for r in [r for r in rows if r["role"] == "assistant"][:CONTEXT_HITS]}
     if hers:
-        _by_context(db, user, hers, session, cutoff, found)
+        _by_context(db, user, hers, seen, found)
     notes = db.execute(
         """SELECT f.id, f.value, f.asserted_at, f.source_message_id, bm25(facts_fts) AS bm25
            FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
-           WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.valid_to IS NULL
-           ORDER BY bm25 LIMIT ?""", (query, user, limit)).fetchall()
+           WHERE facts_fts MATCH ? AND f.user = ? AND f.key = 'note' AND f.asserted_at <= ?
+           AND (f.valid_to IS NULL OR f.valid_to > ?)
+           ORDER BY bm25 LIMIT ?""", (query, user, seen.until, seen.until, limit)).fetchall()
     for r in notes:
         found[r["id"]] = _Candidate("note", r["id"], None, "user", r["value"], r["asserted_at"], "note",
                                     min(1.0, -r["bm25"] / full), message_id=r["source_message_id"])
 
 
 def _said_between(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",
-                  days: tuple[date, date], limit: int) -> list[int]:
+                  days: Window, limit: int, seen: _Seen) -> list[int]:
     """The user's messages from the days a question names, nearest in meaning first (at most
     `limit`; the newest DATED of those days are looked at)."""
     import numpy as np     # noqa: F811
+    end = min((days.end + timedelta(days=1)).isoformat(), seen.until)
     ids = [r[0] for r in db.execute(
-        "SELECT id FROM messages WHERE user = ? AND role = 'user' AND created_at >= ? AND created_at < ? "
-        "ORDER BY id DESC LIMIT ?", (user, days[0].isoformat(), (days[1] + timedelta(days=1)).isoformat(), DATED))]
+        "SELECT id FROM messages WHERE user = ? AND role = 'user' AND created_at >= ? AND created_at <= ? "
+        "ORDER BY id DESC LIMIT ?", (user, days.start.isoformat(), end, DATED))]
     found, _ = index.vectors(db, user, ids)
     if not found:
         return []
@@ -453,20 +492,20 @@ def _said_between(db: sqlite3.Connection, user: str, index: "VectorIndex", query
     return [held[i] for i in np.argsort(-cosines)[:limit]]
 
 
-def _by_context(db: sqlite3.Connection, user: str, hers: dict[int, float], session: str | None, cutoff: int,
+def _by_context(db: sqlite3.Connection, user: str, hers: dict[int, float], seen: _Seen,
                 found: dict[str, _Candidate]) -> None:
     """Her messages that match the words (id -> their weighted match) lead to the user's answer to
     each, the next message: "which film did I want to watch on Friday?" -> her "which film do you
     want to watch on Friday?" -> the user's "the one with the submarine"."""
-    answers = following(db, user, hers, "user")
-    _add_messages(db, user, [a["id"] for a in answers.values() if str(a["id"]) not in found], session, cutoff, found)
+    answers = following(db, user, hers, "user", seen.until)
+    _add_messages(db, user, [a["id"] for a in answers.values() if str(a["id"]) not in found], seen, found)
     for asked, answer in answers.items():
         c = found.get(str(answer["id"]))
         if c is not None:
             c.words = max(c.words, hers[asked])
 
 
-def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: str | None, cutoff: int,
+def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], seen: _Seen,
                   found: dict[str, _Candidate]) -> None:
     """Messages found by meaning alone (no word in common with the query)."""
     if not ids:
@@ -476,7 +515,7 @@ def _add_messages(db: sqlite3.Connection, user: str, ids: list[int], session: st
         f"""SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind FROM messages m
             WHERE m.id IN ({marks}) AND +m.user = ? AND m.role = 'user' AND NOT (m.session IS ? AND m.id >= ?)
             AND {_STILL_TRUE}""",
-        (*ids, user, session, cutoff)).fetchall()
+        (*ids, user, *seen.params)).fetchall()
     for r in rows:
         found[str(r["id"])] = _Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
                                          r["created_at"], r["kind"], 0.0, message_id=r["id"])
@@ -510,6 +549,50 @@ def _decay(c: _Candidate, now: datetime | None, half_lives: dict[str, float | No
         return 1.0
     age_days = max(0.0, (now - _parse_time(c.created_at)).total_seconds() / 86400)
     return 0.5 ** (age_days / half_life)
+
+
+def _first_in_time(a: _Candidate, b: _Candidate, past: bool) -> bool:
+    """Whether a comes before b as two tellings of the same thing in different conversations (one
+    conversation is one telling): the newer, or when the question asks about the past, the older."""
+    if a.session == b.session or a.session is None or b.session is None:
+        return False
+    return a.created_at < b.created_at if past else a.created_at > b.created_at
+
+
+def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: bool) -> list[_Candidate]:
+    """Items that tell of the same thing (the parts of them that answer the question within `same` of
+    each other, directly or through another; see _meanings) in
+    time order, in the places they hold: "I go to the gym twice a week" (March) and "I've started going
+    four times a week" (May) -> May's first, as what is true now; asked about the past ("how often did
+    I go before?"), March's. Other items keep their places."""
+    group = list(range(len(chosen)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+    for i in range(len(chosen)):
+        for j in range(i + 1, len(chosen)):
+            a, b = chosen[i], chosen[j]
+            if a.session != b.session and a.session and b.session and _closeness(a, b, focus) >= same:
+                group[root(j)] = root(i)
+    out = list(chosen)
+    members: dict[int, list[int]] = {}
+    for i in range(len(chosen)):
+        members.setdefault(root(i), []).append(i)
+    for places in members.values():
+        told = sorted((chosen[i] for i in places), key=lambda c: c.created_at, reverse=not past)
+        for place, c in zip(places, told):
+            out[place] = c
+    return out
+
+
+def _when(c: _Candidate, named: Window) -> float:
+    """How much it is of the days asked about (see Window.weight): said then, or telling of then ("I did
+    the charity walk last Saturday", said on a Monday, tells of that Saturday)."""
+    said = date.fromisoformat(c.created_at[:10])
+    return max([named.weight(said)] + [named.weight(r.day) for r in resolve(c.text, said)])
 
 
 def _closeness(a: _Candidate, b: _Candidate, vectors: dict) -> float:

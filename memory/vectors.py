@@ -212,10 +212,12 @@ class VectorIndex:
         return {m: held.matrix[i] for m, i in rows.items()}, {m: float(crowd[i]) for m, i in rows.items()}
 
     @staticmethod
-    def best_parts(db: sqlite3.Connection, message_ids: list[int], query: np.ndarray) -> dict[int, float]:
+    def best_parts(db: sqlite3.Connection, message_ids: list[int], query: np.ndarray,
+                   readings: dict[int, np.ndarray] | None = None) -> dict[int, float]:
         """The cosine with `query` of the best further reading of each given message that has some: its
         sentences, its answer read after her question (read from the table, in one pass: only a recall's
-        candidates need them, so they are not held in memory)."""
+        candidates need them, so they are not held in memory). `readings`: filled with each one's best
+        reading itself."""
         if not message_ids:
             return {}
         # by the partial index of the messages that have some (migration 011): SQLite would take the
@@ -227,7 +229,12 @@ class VectorIndex:
             return {}
         rows = np.fromiter((len(blob) // (2 * DIM) for _, blob in found), np.int64, len(found))
         cosines = np.frombuffer(b"".join(blob for _, blob in found), np.float16).reshape(-1, DIM).astype(np.float32) @ query
-        best = np.maximum.reduceat(cosines, np.cumsum(rows) - rows)
+        starts = np.cumsum(rows) - rows
+        best = np.maximum.reduceat(cosines, starts)
+        if readings is not None:
+            parts = np.frombuffer(b"".join(blob for _, blob in found), np.float16).reshape(-1, DIM)
+            for (m, _), start, n in zip(found, starts, rows):
+                readings[m] = parts[start + int(np.argmax(cosines[start:start + n]))].astype(np.float32)
         return {m: float(c) for (m, _), c in zip(found, best)}
 
     @staticmethod

@@ -44,6 +44,8 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     r.add_argument("text", nargs="+")
     r.add_argument("--json", action="store_true")
     r.add_argument("-k", type=int, default=5, help="how many results (default 5)")
+    r.add_argument("--at", metavar="ISO_TIME", help="recall as of that time: later messages do not exist for it, "
+                                                   "and \"two weeks ago\" counts back from it")
     msub.add_parser("index", parents=[common], help="give every message its vector for recall by meaning (after an import)")
     f = msub.add_parser("forget", parents=[common],
                         help="delete a fact everywhere: by id prefix, key (location), key=value, or what a note is about "
@@ -207,8 +209,12 @@ PRECISION = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ](?P<h>\d{2})(?::(?P<m>\d{2}))?
 
 def parse_time(text: str) -> datetime:
     """ISO time with or without a zone (without: local time), meant to its stated precision: the
-    end of that second, minute or day counts, so a time copied from `list` finds its own fact."""
-    stamp = text.strip()
+    end of that second, minute or day counts, so a time copied from `list` finds its own fact.
+    "2023/05/20 (Sat) 02:21" (slashes, a weekday) reads as 2023-05-20 02:21."""
+    stamp = re.sub(r"\s*\([A-Za-z]{3}\)", "", text.strip())
+    if re.match(r"\d{4}/\d{1,2}/\d{1,2}\b", stamp):
+        day, _, rest = stamp.partition(" ")
+        stamp = " ".join(filter(None, ["-".join(f"{int(n):02d}" for n in day.split("/")), rest]))
     stamp = stamp[:-1] + "+00:00" if stamp[-1:] in ("Z", "z") else stamp
     try:
         moment = datetime.fromisoformat(stamp)
@@ -253,7 +259,8 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
             print(f"glados: note: {memory.context_notice}", file=sys.stderr)
     elif cmd == "recall":
         index_backlog(memory, user, Console(stderr=True, highlight=False, soft_wrap=True))
-        found = memory.recall(user, " ".join(args.text), k=args.k)
+        found = memory.recall(user, " ".join(args.text), k=args.k,
+                              at=parse_time(args.at) if args.at else None)
         if args.json:
             print(json.dumps([asdict(r) for r in found], ensure_ascii=False, indent=2))
         for r in [] if args.json else found:

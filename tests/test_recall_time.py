@@ -1,0 +1,127 @@
+"""Recall that keeps time: asked as of a moment, time in the question read against it, and of two
+tellings of the same thing the newer first (the older when the question asks about the past)."""
+import json
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from memory import Memory
+from memory.api import iso
+from memory.dates import Window, asked_about, asks_past
+from tests.conftest import glados
+
+ASKED = datetime(2023, 5, 20, 14, 0, tzinfo=timezone.utc)     # a Saturday
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = ASKED
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def said(memory: Memory, clock: Clock, days_before: float, text: str, reply: str = "Noted.") -> None:
+    clock.now = ASKED - timedelta(days=days_before)
+    session = f"s{days_before}"
+    memory.log("ana", session, "user", text)
+    memory.log("ana", session, "assistant", reply)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    clock = Clock()
+    memory = Memory(tmp_path_factory.mktemp("time") / "m.db", clock=clock)
+    said(memory, clock, 75, "I volunteered at a charity event, a book drive for the town library.")
+    said(memory, clock, 31, "I ran a 5k for the children's hospital fundraiser this morning.")
+    said(memory, clock, 60, "I go to the gym twice a week, on Mondays and Thursdays.")
+    said(memory, clock, 9, "These days I work out four times a week.")
+    said(memory, clock, 40, "I cooked a lasagna for my neighbour's birthday.")
+    said(memory, clock, 2, "I made a big pot of chilli for my friend Sam.")
+    said(memory, clock, 5, "My sister is visiting next month.")
+    said(memory, clock, -3, "I bought a new road bike today.")          # after the moment asked about
+    assert memory.index_pending("ana") == 8
+    clock.now = ASKED
+    yield memory
+    memory.close()
+
+
+def texts(memory: Memory, question: str, **kw) -> list[str]:
+    return [r.text for r in memory.recall("ana", question, k=5, **kw)]
+
+
+def test_a_question_asked_as_of_a_time_sees_nothing_said_after_it(store):
+    assert any("road bike" in t for t in texts(store, "what bike did I buy?", at=ASKED + timedelta(days=5)))
+    assert not any("road bike" in t for t in texts(store, "what bike did I buy?", at=ASKED))
+    assert texts(store, "what bike did I buy?", at=ASKED - timedelta(days=100)) == []
+
+
+def test_time_in_the_question_is_read_against_when_it_is_asked(store):
+    # by meaning alone the book drive (a "charity event") is nearer; a month before the moment asked, the run
+    assert "5k" in texts(store, "What charity event did I participate in a month ago?", at=ASKED)[0]
+    assert "book drive" in texts(store, "What charity event did I participate in two and a half months ago?",
+                                 at=ASKED)[0] or \
+        "book drive" in texts(store, "What charity event did I participate in 11 weeks ago?", at=ASKED)[0]
+    assert "chilli" in texts(store, "I mentioned cooking something for a friend a couple of days ago. What was it?",
+                             at=ASKED)[0]
+    assert "lasagna" in texts(store, "What did I cook about 40 days ago?", at=ASKED)[0]
+
+
+def test_of_two_tellings_the_newer_comes_first_unless_the_question_asks_about_the_past(store):
+    now = texts(store, "How often do I go to the gym?", at=ASKED)
+    assert "four times" in now[0] and any("twice" in t for t in now[1:3]), now
+    before = texts(store, "How often did I go to the gym before?", at=ASKED)
+    assert "twice" in before[0]
+    # as of a time before the change, only the old habit exists
+    assert "twice" in texts(store, "How often do I go to the gym?", at=ASKED - timedelta(days=30))[0]
+
+
+def test_a_message_telling_of_a_day_counts_for_that_day(tmp_path):
+    clock = Clock()
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        said(memory, clock, 14, "We walked along the river to the old mill.")
+        said(memory, clock, 10, "Last Saturday I walked up to the castle with my dad.")   # said on a Wednesday
+        memory.index_pending("ana")
+        clock.now = ASKED
+        first = memory.recall("ana", "Where did I walk two weeks ago?", k=2)[0]
+        assert "castle" in first.text
+
+
+def test_relative_windows():
+    today = date(2023, 5, 20)
+    assert asked_about("what did I do two weeks ago?", today) == Window(date(2023, 5, 6), date(2023, 5, 6), 4)
+    assert asked_about("a couple of days ago", today).first == date(2023, 5, 18)
+    weekend = asked_about("what did I do last weekend?", today)
+    assert (weekend.first, weekend.last) == (date(2023, 5, 13), date(2023, 5, 14))
+    assert asked_about("in March", today).first == date(2023, 3, 1)
+    assert asked_about("in June", today).first == date(2022, 6, 1)       # the latest June
+    assert asked_about("earlier this year", today).first == date(2023, 1, 1)
+    far = asked_about("a month ago", today)
+    assert far.slack > asked_about("yesterday", today).slack              # the further back, the looser
+    assert far.weight(far.first) == 1 and 0 < far.weight(far.first - timedelta(days=far.slack)) < 1
+    assert asked_about("what did I say about the gym?", today) is None
+    assert asked_about("two weeks ago") is None                           # relative needs a day to count from
+    assert asked_about("on 12 July 2022, two weeks ago", today).first == date(2022, 7, 12)   # a named day wins
+
+
+def test_questions_about_the_past():
+    assert asks_past("What was my previous personal best?")
+    assert asks_past("How often did I use to go to the gym?")
+    assert not asks_past("How often do I go to the gym?")
+
+
+def test_the_command_line_recalls_as_of_a_time(tmp_path):
+    messages = [{"id": i + 1, "session": f"s{i}", "role": "user", "text": text,
+                 "created_at": iso(ASKED - timedelta(days=days)), "tokens": 0, "interrupted": 0}
+                for i, (days, text) in enumerate([(30, "I adopted a cat called Miso."),
+                                                  (-2, "I adopted a second cat called Tofu.")])]
+    export = tmp_path / "e.json"
+    export.write_text(json.dumps({"format": "glados-memory/1", "user": "ana", "messages": messages,
+                                  "facts": [], "summaries": []}))
+    db = ["--db", str(tmp_path / "m.db"), "--user", "ana"]
+    assert glados("memory", "import", str(export), *db).returncode == 0
+    out = glados("memory", "recall", "what cat did I adopt?", "--json", "--at", "2023/05/20 (Sat) 14:00", *db)
+    assert out.returncode == 0, out.stderr
+    assert [r["text"] for r in json.loads(out.stdout)] == ["I adopted a cat called Miso."]
+    bad = glados("memory", "recall", "cat", "--at", "next tuesday", *db)
+    assert bad.returncode != 0 and "--at 'next tuesday' is not an ISO time" in bad.stderr
