@@ -81,10 +81,9 @@ RELATIVE = re.compile(
     rf"|(?:in|during|back in|since|of)\s+(?P<month>{'|'.join(MONTHS)})\b(?!\s*,?\s*\d)"
     rf"|(?<!most )(?<!more )(?P<lately>recently|the other day))\b", re.IGNORECASE)
 RECENT_DAYS = 21   # "recently": the last three weeks
-# A question about how things were, not how they are: "what was my previous personal best?"
-PAST = re.compile(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|last time|"
-                  r"first time|in the past|back then)\b", re.IGNORECASE)
-
+# A question about how things were before a change, not how they are: "what was my previous personal best?"
+PAST = re.compile(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|"
+                  r"last time|first time|in the past|back then)\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Window:

@@ -36,10 +36,13 @@ DATED = 2000              # messages of the days a question names that are compa
 EXACT_BELOW = 10_000      # messages: below this, full_match counts them exactly
 MAX_SCORED = 500          # messages BM25 scores per recall at most (see scored_words)
 NEWEST_SCORED = 150       # messages scored when even the rarest query word is in more than MAX_SCORED: its newest
-UNINDEXED_MEANING = 0.5
+UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
+ALIKE = 0.9               # and scoring this alike (the lower at least this share of the higher; see _in_time_order)
 TELLING = 6               # content words from which a question also tells something (see _bare)
 REPEAT = 0.9              # this close, with the same numbers, an item is the same thing said again
-NUMBER = re.compile(r"\d+")   # the cosine assumed for the best word match that has no vector
+# numbers, in digits or words: "twice a week" and "four times a week" are not the same thing said again
+NUMBER = re.compile(r"(?i)\d+|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                    r"twenty|thirty|forty|fifty|hundred|thousand|half|dozen)\b")
 
 
 @dataclass(frozen=True)
@@ -552,9 +555,11 @@ def _decay(c: _Candidate, now: datetime | None, half_lives: dict[str, float | No
 
 
 def _first_in_time(a: _Candidate, b: _Candidate, past: bool) -> bool:
-    """Whether a comes before b as two tellings of the same thing in different conversations (one
-    conversation is one telling): the newer, or when the question asks about the past, the older."""
-    if a.session == b.session or a.session is None or b.session is None:
+    """Whether a comes before b as two tellings of the same thing, when they are from different
+    conversations (one conversation is one telling) and score alike (ALIKE): the newer, or when the
+    question asks about the past, the older."""
+    if a.session == b.session or a.session is None or b.session is None \
+            or min(a.score, b.score) < ALIKE * max(a.score, b.score):
         return False
     return a.created_at < b.created_at if past else a.created_at > b.created_at
 
@@ -574,8 +579,8 @@ def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: boo
         return i
     for i in range(len(chosen)):
         for j in range(i + 1, len(chosen)):
-            a, b = chosen[i], chosen[j]
-            if a.session != b.session and a.session and b.session and _closeness(a, b, focus) >= same:
+            if _closeness(chosen[i], chosen[j], focus) >= same and (_first_in_time(chosen[i], chosen[j], past)
+                                                                   or _first_in_time(chosen[j], chosen[i], past)):
                 group[root(j)] = root(i)
     out = list(chosen)
     members: dict[int, list[int]] = {}
@@ -608,7 +613,7 @@ def _closeness(a: _Candidate, b: _Candidate, vectors: dict) -> float:
 
 
 def _numbers(c: _Candidate) -> frozenset[str]:
-    return frozenset(NUMBER.findall(c.text))
+    return frozenset(n.lower() for n in NUMBER.findall(c.text))
 
 
 def _parse_time(stamp: str) -> datetime:

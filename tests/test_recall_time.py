@@ -35,7 +35,7 @@ def store(tmp_path_factory):
     said(memory, clock, 75, "I volunteered at a charity event, a book drive for the town library.")
     said(memory, clock, 31, "I ran a 5k for the children's hospital fundraiser this morning.")
     said(memory, clock, 60, "I go to the gym twice a week, on Mondays and Thursdays.")
-    said(memory, clock, 9, "These days I work out four times a week.")
+    said(memory, clock, 9, "I go to the gym four times a week now.")
     said(memory, clock, 40, "I cooked a lasagna for my neighbour's birthday.")
     said(memory, clock, 2, "I made a big pot of chilli for my friend Sam.")
     said(memory, clock, 5, "My sister is visiting next month.")
