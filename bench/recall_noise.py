@@ -20,12 +20,10 @@ for one of those is noise, counted at k = 3 (the shipped `memory.recall_k`) and 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,6 +33,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 import locomo as L  # noqa: E402
+import longmemeval as LME  # noqa: E402
 from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from memory import Memory, Recalled, RecallSettings  # noqa: E402
@@ -43,7 +42,6 @@ from memory.api import iso  # noqa: E402
 from noise_set import RELATED, SMALL_STORE, WORLD  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-LME = ROOT.parent / "shared" / "data" / "longmemeval"
 LOCOMO_SPLITS = L.SPLITS
 
 
@@ -135,34 +133,12 @@ def locomo(settings: RecallSettings, convs: tuple[str, ...], keep: Path) -> Side
     return side
 
 
-def lme_split(split: str) -> list[Path]:
-    files = sorted(LME.glob("*.json.gz"))
-    return files[0::2] if split == "dev" else files[1::2]
-
-
-def lme_when(stamp: str) -> datetime:
-    return datetime.strptime(stamp.split(" (")[0] + stamp.split(")")[-1], "%Y/%m/%d %H:%M").replace(tzinfo=timezone.utc)
-
-
 def longmemeval(settings: RecallSettings, files: list[Path], keep: Path, console: Console) -> Side:
     side = Side()
-    items = [json.loads(gzip.open(f).read()) for f in files]
+    items = [LME.read(f) for f in files]
     for n, item in enumerate(items):
-        memory = Memory(keep / f"lme-{item['question_id']}.db", recall_settings=settings)
-        evidence = set()
-        if not memory.db.execute("SELECT 1 FROM messages LIMIT 1").fetchone():
-            messages = []
-            for sid, stamp, turns in zip(item["haystack_session_ids"], item["haystack_dates"], item["haystack_sessions"]):
-                start = lme_when(stamp)
-                for i, t in enumerate(turns):
-                    messages.append({"id": len(messages) + 1, "session": sid, "role": t["role"], "text": t["content"],
-                                     "created_at": iso(start + timedelta(minutes=i)), "tokens": 0, "interrupted": 0})
-            memory.import_("u", {"format": "glados-memory/1", "user": "u", "messages": messages, "facts": [],
-                                 "summaries": []})
-        memory.index_pending("u")
-        memory.fill_crowding("u", everything=True)
-        for sid, turns in zip(item["haystack_session_ids"], item["haystack_sessions"]):
-            evidence |= {t["content"] for t in turns if t["role"] == "user" and t.get("has_answer")}
+        memory, _, _ = LME.store(item, keep, settings)
+        evidence = {t["text"] for t in LME.turns(item) if t["role"] == "user" and t["answer"]}
         if evidence:
             found = memory.recall("u", item["question"], k=20)
             side.asked += 1
@@ -194,7 +170,7 @@ def main() -> None:
         if "locomo" not in args.skip:
             sides["LoCoMo " + ",".join(LOCOMO_SPLITS[args.split])] = locomo(settings, LOCOMO_SPLITS[args.split], keep)
         if "longmemeval" not in args.skip:
-            sides[f"LongMemEval {args.split}"] = longmemeval(settings, lme_split(args.split)[::args.every], keep, console)
+            sides[f"LongMemEval {args.split}"] = longmemeval(settings, LME.split(args.split)[::args.every], keep, console)
     table = Table(title=f"recall's cut: min_cosine {settings.min_cosine}, min_words {getattr(settings, 'min_words', '(none)')}")
     for column in ("store", "answerable", "hit (small: @3, else @5)", "bare questions recalled", "nothing to recall",
                    "questions", "items @3 / question", "items @5 / question", "none @3"):
