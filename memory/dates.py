@@ -5,13 +5,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cache
+from typing import Callable
+
+def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern]:
+    """A pattern compiled on first use: importing memory (every `glados memory` command) compiles none."""
+    return cache(lambda: re.compile(pattern, flags))
+
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a few": 3}
 UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 NUMBER = r"\d{1,3}|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-PATTERN = re.compile(
+PATTERN = _lazy(
     rf"\b(?:(?P<ago>(?P<n>{NUMBER})\s+(?P<unit>day|week|month|year)s?\s+ago)"
     rf"|(?P<near>yesterday|today|tonight|tomorrow|this morning|this afternoon|this evening)"
     rf"|(?P<rel>last|next|this past|this coming)\s+(?P<what>week(?:end)?|month|year|{'|'.join(WEEKDAYS)}))\b",
@@ -29,7 +36,7 @@ class Resolved:
 def resolve(text: str, said_on: date) -> list[Resolved]:
     """Each relative date phrase in `text`, in order, with the day it means."""
     out = []
-    for m in PATTERN.finditer(text[:5000]):
+    for m in PATTERN().finditer(text[:5000]):
         found = _day(m, said_on)
         if found is not None:
             out.append(Resolved(m[0], *found))
@@ -51,7 +58,7 @@ def _day(m: re.Match, said_on: date) -> tuple[date, bool] | None:
             return said_on - timedelta(days=(said_on.weekday() - want - 1) % 7 + 1), False
         return said_on + timedelta(days=(want - said_on.weekday() - 1) % 7 + 1), False
     if what == "weekend":   # its Saturday
-        return _day(PATTERN.fullmatch(f"{m['rel']} saturday"), said_on)
+        return _day(PATTERN().fullmatch(f"{m['rel']} saturday"), said_on)
     step = {"week": 7, "month": 30, "year": 365}[what]
     return said_on + timedelta(days=-step if back else step), True
 
@@ -65,15 +72,15 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
           "november", "december")
 _MONTH = r"(?P<m{n}>" + "|".join(MONTHS) + r")"
 ASKED = [   # most precise first
-    re.compile(rf"\b{_MONTH.format(n=1)}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)\b", re.I),
-    re.compile(rf"\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH.format(n=2)},?\s+(?P<y2>(?:19|20)\d\d)\b", re.I),
-    re.compile(rf"\b{_MONTH.format(n=3)},?\s+(?P<y3>(?:19|20)\d\d)\b", re.I),
-    re.compile(r"\b(?:in|during|of|since)\s+(?P<y4>(?:19|20)\d\d)\b", re.I),
+    _lazy(rf"\b{_MONTH.format(n=1)}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)\b", re.I),
+    _lazy(rf"\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH.format(n=2)},?\s+(?P<y2>(?:19|20)\d\d)\b", re.I),
+    _lazy(rf"\b{_MONTH.format(n=3)},?\s+(?P<y3>(?:19|20)\d\d)\b", re.I),
+    _lazy(r"\b(?:in|during|of|since)\s+(?P<y4>(?:19|20)\d\d)\b", re.I),
 ]
 DAY_SLACK = 3      # days: "on 12 July": said that week (often told a day or two later)
 MONTH_SLACK = 7
 # Time relative to when a question is asked, read against that day (see asked_about)
-RELATIVE = re.compile(
+RELATIVE = _lazy(
     rf"\b(?:(?P<ago>(?P<n>{NUMBER})\s+(?P<unit>day|week|month|year)s?\s+ago)"
     rf"|(?P<near>yesterday|today|tonight|this morning|this afternoon|this evening|the day before yesterday)"
     rf"|(?P<rel>last|this past)\s+(?P<what>week(?:end)?|month|year|{'|'.join(WEEKDAYS)})"
@@ -82,7 +89,7 @@ RELATIVE = re.compile(
     rf"|(?<!most )(?<!more )(?P<lately>recently|the other day))\b", re.IGNORECASE)
 RECENT_DAYS = 21   # "recently": the last three weeks
 # A question about how things were before a change, not how they are: "what was my previous personal best?"
-PAST = re.compile(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|"
+PAST = _lazy(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|"
                   r"last time|first time|in the past|back then)\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
@@ -114,7 +121,7 @@ def asked_about(text: str, today: date | None = None) -> Window | None:
     slack grows with the distance); "last weekend", "last Saturday", "a couple of days ago", "in March"
     (the latest March), "earlier this year", "recently". None: no time named."""
     for n, pattern in enumerate(ASKED, start=1):
-        m = pattern.search(text[:2000])
+        m = pattern().search(text[:2000])
         if m is None:
             continue
         year = int(m[f"y{n}"])
@@ -128,14 +135,14 @@ def asked_about(text: str, today: date | None = None) -> Window | None:
                 continue
             return Window(day, day, DAY_SLACK)
         return Window(date(year, month, 1), _month_end(year, month), MONTH_SLACK)
-    m = RELATIVE.search(text[:2000]) if today is not None else None
+    m = RELATIVE().search(text[:2000]) if today is not None else None
     return _relative(m, today) if m else None
 
 
 def asks_past(text: str) -> bool:
     """Whether a question asks how things were before a change ("what did I use to...?", "my
     previous...", "at first"), rather than how they are now."""
-    return bool(PAST.search(text[:2000]))
+    return bool(PAST().search(text[:2000]))
 
 
 def _relative(m: re.Match, today: date) -> Window:
@@ -150,7 +157,7 @@ def _relative(m: re.Match, today: date) -> Window:
     if m["rel"]:
         what = m["what"].lower()
         if what in WEEKDAYS or what == "weekend":
-            day, _ = _day(PATTERN.fullmatch(f"last {'saturday' if what == 'weekend' else what}"), today)
+            day, _ = _day(PATTERN().fullmatch(f"last {'saturday' if what == 'weekend' else what}"), today)
             return Window(day, day + timedelta(days=what == "weekend"), 1 + (today - day).days // 7)
         if what == "week":
             monday = today - timedelta(days=today.weekday() + 7)
