@@ -38,6 +38,7 @@ MAX_SCORED = 500          # messages BM25 scores per recall at most (see scored_
 NEWEST_SCORED = 150       # messages scored when even the rarest query word is in more than MAX_SCORED: its newest
 UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
 ALIKE = 0.9               # and scoring this alike (the lower at least this share of the higher; see _in_time_order)
+SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see _score)
 TELLING = 6               # content words from which a question also tells something (see _bare)
 REPEAT = 0.9              # this close, with the same numbers, an item is the same thing said again
 # numbers, in digits or words: "twice a week" and "four times a week" are not the same thing said again
@@ -69,6 +70,7 @@ class RecallSettings:
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     same_thing_cosine: float = 0.7  # two items this close tell of the same thing: the newer first (see _in_time_order)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
+    other_weight: float = 0.75      # a question about the user ("I", "my") matched by a sentence that is not about them
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
     continuation_weight: float = 0.8  # a match's relevance passed on to the user's next message (see _continued)
     date_weight: float = 0.3        # added for an item said in the days a question names (see dates.asked_about)
@@ -165,6 +167,7 @@ class _Candidate:
     message_id: int | None = None
     relevance: float = 0.0        # how well it matches, before decay
     continues: bool = False       # its relevance is that of the match it carries on from (see _continued)
+    focus_text: str | None = None  # the sentence that gave its cosine, when one did
     on_day: bool = False          # said in the days the question names ("what did I do on 14 March 2023?")
     score: float = 0.0            # relevance x decay: the order
     _stems: frozenset[str] | None = None
@@ -215,6 +218,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     if words:
         _by_words(db, user, words, seen, settings.candidates, found, settings.context_weight, counted)
     moment = _parse_time(now) if now else None
+    about_user = bool(SELF.search(text))
     past = asks_past(text)        # "what was my previous personal best?": the older of two tellings first
     # "what did I do on 12 July 2022?", "two weeks ago" (read against when it is asked)
     named = asked_about(text, moment.date() if moment else None) if settings.date_weight else None
@@ -227,13 +231,13 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         _add_messages(db, user, [m for m in near if str(m) not in found], seen, found)
         _meanings(db, user, index, query, list(found.values()), settings, vectors, focus)
     for c in found.values():
-        _score(c, query, named, moment, settings)
+        _score(c, query, named, moment, settings, about_user)
     if settings.continuation_weight:     # the user's next message after a match may carry on its subject
         pairs, added = _continued(db, user, found, seen)
         if added and meaning:
             _meanings(db, user, index, query, added, settings, vectors, focus)
         for c in added:
-            _score(c, query, named, moment, settings)
+            _score(c, query, named, moment, settings, about_user)
         for source, answer in pairs:
             passed = settings.continuation_weight * source.relevance
             passed *= settings.question_weight ** asks(answer.text)
@@ -306,24 +310,33 @@ def _meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "n
     cosines = dict(zip(found, (np.stack(list(found.values())) @ query).tolist()))
     focus.update(found)
     readings: dict = {}
+    parts_of: dict = {}
     for m, best in index.best_parts(db, list(found), query, readings).items():
         if best > cosines[m]:
-            cosines[m], focus[m] = best, readings[m]
+            cosines[m], focus[m] = best, readings[m][1]
+            parts_of[m] = readings[m][0]
     for c in candidates:
         if c.message_id in cosines:
             c.cosine = cosines[c.message_id]
+            if c.message_id in parts_of:
+                said = pieces(c.text)
+                c.focus_text = said[parts_of[c.message_id]] if parts_of[c.message_id] < len(said) else said[0]
             c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
 
 
 def _score(c: _Candidate, query: "np.ndarray | None", named: Window | None,
-           moment: datetime | None, settings: RecallSettings) -> None:
-    """Its relevance (meaning and words, less for an earlier question, more in the days asked about:
-    said then, or saying it happened then) and its score (relevance x decay)."""
+           moment: datetime | None, settings: RecallSettings, about_user: bool = False) -> None:
+    """Its relevance (meaning and words, less for an earlier question, less when a question about the
+    user is matched by a sentence that says nothing of them: "how many doctors did I visit?" and a
+    pasted "Our doctors are available Monday to Friday"; more in the days asked about: said then, or
+    saying it happened then) and its score (relevance x decay)."""
     if query is None:
         base = c.words
     else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
         base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
     base *= settings.question_weight ** asks(c.text)     # an earlier question is a poor answer to a new one
+    if about_user and not SELF.search(c.focus_text or c.text):
+        base *= settings.other_weight    # a question about the user, answered by a sentence not about them
     when = _when(c, named) if named else 0.0
     c.on_day = when > 0
     base += settings.date_weight * when       # said in the days the question names, or telling of them

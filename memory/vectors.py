@@ -213,11 +213,11 @@ class VectorIndex:
 
     @staticmethod
     def best_parts(db: sqlite3.Connection, message_ids: list[int], query: np.ndarray,
-                   readings: dict[int, np.ndarray] | None = None) -> dict[int, float]:
+                   readings: dict[int, tuple[int, np.ndarray]] | None = None) -> dict[int, float]:
         """The cosine with `query` of the best further reading of each given message that has some: its
         sentences, its answer read after her question (read from the table, in one pass: only a recall's
         candidates need them, so they are not held in memory). `readings`: filled with each one's best
-        reading itself."""
+        reading, as (its place among the message's readings: its sentences in order, then the answer, vector)."""
         if not message_ids:
             return {}
         # by the partial index of the messages that have some (migration 011): SQLite would take the
@@ -234,7 +234,8 @@ class VectorIndex:
         if readings is not None:
             parts = np.frombuffer(b"".join(blob for _, blob in found), np.float16).reshape(-1, DIM)
             for (m, _), start, n in zip(found, starts, rows):
-                readings[m] = parts[start + int(np.argmax(cosines[start:start + n]))].astype(np.float32)
+                best_row = int(np.argmax(cosines[start:start + n]))
+                readings[m] = (best_row, parts[start + best_row].astype(np.float32))
         return {m: float(c) for (m, _), c in zip(found, best)}
 
     @staticmethod

@@ -125,3 +125,17 @@ def test_the_command_line_recalls_as_of_a_time(tmp_path):
     assert [r["text"] for r in json.loads(out.stdout)] == ["I adopted a cat called Miso."]
     bad = glados("memory", "recall", "cat", "--at", "next tuesday", *db)
     assert bad.returncode != 0 and "--at 'next tuesday' is not an ISO time" in bad.stderr
+
+
+@pytest.mark.parametrize("question, mine, other", [
+    ("How many doctors did I visit?", "I saw an ENT specialist, Dr. Lee, about my ears on Tuesday.",
+     "Our doctors are available Monday to Friday for patient visits."),
+    ("Where did I go on holiday?", "We spent two weeks in Crete and I loved it.",
+     "Popular holiday destinations this year include Crete, Mallorca and Sicily."),
+])
+def test_a_question_about_the_user_is_answered_by_what_they_said_of_themselves(tmp_path, question, mine, other):
+    with Memory(tmp_path / "m.db") as memory:
+        for i, text in enumerate([other, mine]):
+            memory.log("ana", f"s{i}", "user", text)
+        memory.index_pending("ana")
+        assert [r.text for r in memory.recall("ana", question, k=2)] == [mine, other]
