@@ -37,7 +37,7 @@ EXACT_BELOW = 10_000      # messages: below this, full_match counts them exactly
 MAX_SCORED = 500          # messages BM25 scores per recall at most (see scored_words)
 NEWEST_SCORED = 150       # messages scored when even the rarest query word is in more than MAX_SCORED: its newest
 UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
-ALIKE = 0.9               # and scoring this alike (the lower at least this share of the higher; see _in_time_order)
+ALIKE = 0.9               # two tellings of one thing are put in time order when the lower score is this share of the higher
 SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see _score)
 TELLING = 6               # content words from which a question also tells something (see _bare)
 REPEAT = 0.9              # this close, with the same numbers, an item is the same thing said again
@@ -68,7 +68,7 @@ class RecallSettings:
     min_cosine: float = 0.26       # an item is recalled this near in meaning, or when it matches words enough:
     min_words: float = 0.4         # its BM25 share of a match of every query word (0: any shared word) reaches this
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
-    same_thing_cosine: float = 0.7  # two items this close tell of the same thing: the newer first (see _in_time_order)
+    same_thing_cosine: float = 0.7  # items whose answering sentences are this close tell of one thing (_in_time_order)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
     other_weight: float = 0.75      # a question about the user ("I", "my") matched by a sentence that is not about them
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
@@ -203,9 +203,11 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     other relevant item, one per chosen item, so a fact said four times never fills the list; one
     said again nearly word for word (REPEAT, the same numbers) not at all.
     `counted`: word counts kept between recalls (see WordCounts); without it, counted afresh.
+    Two tellings of the same thing in different conversations are in time order (see _in_time_order).
     `until`: recall as of that time (an iso() stamp): later messages and notes do not exist for it, and
-    what was still believed then counts as true. Never returned: another user's items, the current session's newest `recent_window` messages
-    (already in the prompt), and messages whose facts have all been superseded or retracted."""
+    what was still believed then counts as true. Never returned: another user's items, the current
+    session's newest `recent_window` messages (already in the prompt), and messages whose facts have all
+    been superseded or retracted."""
     words = terms(text)
     if k <= 0 or not (words or query is not None):
         return []
@@ -380,8 +382,8 @@ def following(db: sqlite3.Connection, user: str, ids: Iterable[int], role: str, 
     return {r["after"]: r for r in rows if r["role"] == role and r["created_at"] <= until}
 
 
-# Said by then (the parameter: _Seen.until), and not a message whose facts had all been superseded or retracted by then
-# (three parameters, each the time: _Seen.still)
+# Said by then, and not a message whose facts had all been superseded or retracted by then (three
+# parameters, each the time: see _Seen.params)
 _STILL_TRUE = """m.created_at <= ? AND NOT (
     EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to <= ?)
     AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND (f.valid_to IS NULL OR f.valid_to > ?)))"""
@@ -446,8 +448,8 @@ def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int],
     return sum(max(1e-6, math.log((n - held[w] + 0.5) / (held[w] + 0.5))) for w in words) or 1.0
 
 
-def _by_words(db: sqlite3.Connection, user: str, words: list[str], seen: _Seen, limit: int, found: dict[str, _Candidate], context_weight: float = 0.0,
-              counted: WordCounts | None = None) -> None:
+def _by_words(db: sqlite3.Connection, user: str, words: list[str], seen: _Seen, limit: int,
+              found: dict[str, _Candidate], context_weight: float = 0.0, counted: WordCounts | None = None) -> None:
     newest = newest_id(db)
     kept, matches, counts = scored_words(db, words, MAX_SCORED, newest, counted)
     full = full_match(db, words, counts, newest)
