@@ -337,8 +337,9 @@ def _score(c: _Candidate, query: "np.ndarray | None", named: Window | None,
     else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
         base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
     base *= settings.question_weight ** asks(c.text)     # an earlier question is a poor answer to a new one
-    if about_user and not SELF.search(c.focus_text or c.text):
-        base *= settings.other_weight    # a question about the user, answered by a sentence not about them
+    if about_user and c.focus_text is not None and not SELF.search(c.focus_text):
+        base *= settings.other_weight    # a question about the user, answered by one sentence of a longer text
+        #                                  that says nothing of them (a short message of theirs needs no "I")
     when = _when(c, named) if named else 0.0
     c.on_day = when > 0
     base += settings.date_weight * when       # said in the days the question names, or telling of them

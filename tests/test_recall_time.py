@@ -1,6 +1,7 @@
 """Recall that keeps time: asked as of a moment, time in the question read against it, and of two
 tellings of the same thing the newer first (the older when the question asks about the past)."""
 import json
+from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -127,15 +128,32 @@ def test_the_command_line_recalls_as_of_a_time(tmp_path):
     assert bad.returncode != 0 and "--at 'next tuesday' is not an ISO time" in bad.stderr
 
 
+PASTED = ("Can you make this text for our clinic's website friendlier? Patients can book online at any time. "
+          "Our doctors are available Monday to Friday, and the front desk answers calls from eight until six. "
+          "Cancellations should be made a day ahead so that others can use the slot. "
+          "We also offer video visits for follow-ups and test results.")
+
+
+
 @pytest.mark.parametrize("question, mine, other", [
-    ("How many doctors did I visit?", "I saw an ENT specialist, Dr. Lee, about my ears on Tuesday.",
-     "Our doctors are available Monday to Friday for patient visits."),
-    ("Where did I go on holiday?", "We spent two weeks in Crete and I loved it.",
-     "Popular holiday destinations this year include Crete, Mallorca and Sicily."),
+    ("How many doctors did I visit?", "I saw an ENT specialist, Dr. Lee, about my ears on Tuesday.", PASTED),
 ])
-def test_a_question_about_the_user_is_answered_by_what_they_said_of_themselves(tmp_path, question, mine, other):
+def test_a_question_about_the_user_is_answered_by_their_own_words_before_a_long_text(tmp_path, question, mine, other):
+    # the long text's best sentence is nearer the question than the user's words; it says nothing of them
     with Memory(tmp_path / "m.db") as memory:
         for i, text in enumerate([other, mine]):
             memory.log("ana", f"s{i}", "user", text)
         memory.index_pending("ana")
         assert [r.text for r in memory.recall("ana", question, k=2)] == [mine, other]
+        memory.recall_settings = replace(memory.recall_settings, other_weight=1.0)
+        assert [r.text for r in memory.recall("ana", question, k=2)] == [other, mine]
+
+
+def test_a_short_statement_needs_no_i_to_be_the_users(tmp_path):
+    with Memory(tmp_path / "m.db") as memory:
+        memory.log("ana", "s1", "user", "the wifi password is on the back of the router")
+        memory.index_pending("ana")
+        question = "how do I find the code to get online at home?"
+        kept = memory.recall("ana", question, k=1)[0].score
+        memory.recall_settings = replace(memory.recall_settings, other_weight=1.0)
+        assert kept == memory.recall("ana", question, k=1)[0].score
