@@ -70,7 +70,7 @@ class RecallSettings:
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     same_thing_cosine: float = 0.7  # items whose answering sentences are this close tell of one thing (_in_time_order)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
-    other_weight: float = 0.75      # a question about the user ("I", "my") matched by a sentence that is not about them
+    other_weight: float = 0.75      # a question about the user matched by one sentence of a longer text not about them
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
     continuation_weight: float = 0.8  # a match's relevance passed on to the user's next message (see _continued)
     date_weight: float = 0.3        # added for an item said in the days a question names (see dates.asked_about)
@@ -329,8 +329,8 @@ def _meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "n
 def _score(c: _Candidate, query: "np.ndarray | None", named: Window | None,
            moment: datetime | None, settings: RecallSettings, about_user: bool = False) -> None:
     """Its relevance (meaning and words, less for an earlier question, less when a question about the
-    user is matched by a sentence that says nothing of them: "how many doctors did I visit?" and a
-    pasted "Our doctors are available Monday to Friday"; more in the days asked about: said then, or
+    user is matched by one sentence of a longer text that says nothing of them: "how many doctors did I
+    visit?" and a pasted "Our doctors are available Monday to Friday"; more in the days asked about: said then, or
     saying it happened then) and its score (relevance x decay)."""
     if query is None:
         base = c.words

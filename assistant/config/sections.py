@@ -54,7 +54,7 @@ class RecallConfig:
     min_words: Annotated[float, doc("its share of a match of every word of the question (BM25) reaches this; 0: any shared word", ge=0, le=1)] = 0.4
     duplicate_cosine: Annotated[float, doc("an item this close to one already chosen may restate it: it comes after all else", ge=0, le=1.01)] = 0.77
     same_thing_cosine: Annotated[float, doc("two items from different conversations whose answering sentences are this close, scoring alike, tell of the same thing: the newer comes first (the older when the question asks about the past: \"before\", \"used to\")", ge=0, le=1.01)] = 0.7
-    other_weight: Annotated[float, doc("a question about you (\"I\", \"my\") matched by a sentence that says nothing of you: its score is multiplied by this", ge=0, le=1)] = 0.75
+    other_weight: Annotated[float, doc("a question about you (\"I\", \"my\") matched by one sentence of a longer text that says nothing of you: its score is multiplied by this", ge=0, le=1)] = 0.75
     question_weight: Annotated[float, doc("an earlier question's score is multiplied by this: it matches, but answers nothing", ge=0, le=1)] = 0.7
     context_weight: Annotated[float, doc("her message matching the question passes this share of its match to your answer to it", ge=0, le=1)] = 0.6
     continuation_weight: Annotated[float, doc("a match passes this share of its relevance to the next thing you said after her reply", ge=0, le=1)] = 0.8
