@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import re
 import sys
 import tempfile
 import time
@@ -49,11 +48,11 @@ from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from memory import Memory  # noqa: E402
 from memory.api import iso  # noqa: E402
+from memory.dates import asks_past  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "longmemeval"
 METHODS = ("glados", "BM25", "cosine", "RRF")
-PAST = re.compile(r"(?i)\b(?:before|previous(?:ly)?|originally|used to|at first|initially|last time|earlier)\b")
 
 
 def split(name: str) -> list[Path]:
@@ -163,12 +162,15 @@ def run(files: list[Path], folder: Path, settings, console: Console, misses: int
             indexed, index_s = indexed + done, index_s + seconds
         at = when(item["question_date"])
         ids = {(r[1], r[2]): r[0] for r in memory.db.execute(
-            "SELECT id, text, created_at, session FROM messages WHERE user = 'u' AND role = 'user'")}
+            "SELECT id, text, created_at FROM messages WHERE user = 'u' AND role = 'user'")}
         # by text and time: an import leaves out a message said twice in the same minute
         seen = iso(at) if cut else "9999"
-        own = [(ids[m["text"], m["created_at"]], m) for m in turns(item)
-               if m["role"] == "user" and (m["text"], m["created_at"]) in ids and m["created_at"] <= seen]
-        late += any(m["answer"] and m["created_at"] > seen for m in turns(item))
+        history = turns(item)
+        stored = [(ids[m["text"], m["created_at"]], m) for m in history
+                  if m["role"] == "user" and (m["text"], m["created_at"]) in ids]
+        by_then = [j for j, (_, m) in enumerate(stored) if m["created_at"] <= seen]
+        own = [stored[j] for j in by_then]
+        late += any(m["answer"] and m["created_at"] > seen for m in history)
         evidence = {i: m["created_at"] for i, m in own if m["answer"]}
         sessions = {i: m["session"] for i, m in own}
         question = item["question"]
@@ -180,11 +182,11 @@ def run(files: list[Path], folder: Path, settings, console: Console, misses: int
             noise["abstention"][0] += len(found[:5])
             noise["abstention"][1] += 1
         else:
-            kind, past = item["question_type"], bool(PAST.search(question))
+            kind, past = item["question_type"], asks_past(question)
             wanted = set(item["answer_session_ids"])
             scores["glados"].rows.append(score(kind, got, evidence, sessions, wanted, past))
             model = memory._load_model()
-            vectors = _whole(model, [m["text"] for _, m in own], folder / f"lme-{item['question_id']}.npy")
+            vectors = _whole(model, [m["text"] for _, m in stored], folder / f"lme-{item['question_id']}.npy")[by_then]
             by_words = L.ranked(L.BM25([m["text"] for _, m in own]).scores(question), 20)
             by_meaning = L.ranked(vectors @ model.encode([question])[0], 20)
             for method, lst in (("BM25", by_words), ("cosine", by_meaning), ("RRF", L.rrf(by_words, by_meaning)[:20])):

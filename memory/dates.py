@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from functools import cache
 from typing import Callable
 
+
 def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern]:
     """A pattern compiled on first use: importing memory (every `glados memory` command) compiles none."""
     return cache(lambda: re.compile(pattern, flags))
@@ -90,7 +91,8 @@ RELATIVE = _lazy(
 RECENT_DAYS = 21   # "recently": the last three weeks
 # A question about how things were before a change, not how they are: "what was my previous personal best?"
 PAST = _lazy(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|"
-                  r"last time|first time|in the past|back then)\b", re.IGNORECASE)
+             r"last time|first time|in the past|back then)\b", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class Window:

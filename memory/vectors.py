@@ -228,11 +228,11 @@ class VectorIndex:
         if not found:
             return {}
         rows = np.fromiter((len(blob) // (2 * DIM) for _, blob in found), np.int64, len(found))
-        cosines = np.frombuffer(b"".join(blob for _, blob in found), np.float16).reshape(-1, DIM).astype(np.float32) @ query
+        parts = np.frombuffer(b"".join(blob for _, blob in found), np.float16).reshape(-1, DIM)
+        cosines = parts.astype(np.float32) @ query
         starts = np.cumsum(rows) - rows
         best = np.maximum.reduceat(cosines, starts)
         if readings is not None:
-            parts = np.frombuffer(b"".join(blob for _, blob in found), np.float16).reshape(-1, DIM)
             for (m, _), start, n in zip(found, starts, rows):
                 best_row = int(np.argmax(cosines[start:start + n]))
                 readings[m] = (best_row, parts[start + best_row].astype(np.float32))
