@@ -145,17 +145,40 @@ class Proxy:
             await self.in_memory(self.failed, brain, noted)
             return self._unreachable(api, exc)
 
-        async def relay(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
-            try:
-                async for chunk in chunks:
-                    reader.feed(chunk)
-                    yield chunk
-            finally:
-                await upstream.aclose()
+        settled = False
+
+        async def settle() -> None:
+            nonlocal settled
+            if not settled:
+                settled = True
                 if upstream.status_code < 400:
                     await self.in_memory(self.finish, brain, noted.session, reader)
                 else:                      # an error from upstream (a model not pulled): nothing was answered
                     await self.in_memory(self.failed, brain, noted)
+
+        async def relay(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+            # The exchange is in memory before the client has the reply's last bytes, so a server stopped right
+            # after answering loses nothing: a stream's chunk that completes it waits for the write, and one
+            # JSON body's last chunk is held back until the body has ended (the client reads it whole anyway).
+            held = None
+            try:
+                async for chunk in chunks:
+                    reader.feed(chunk)
+                    if chat.stream:
+                        if reader.done:
+                            await settle()
+                        yield chunk
+                    else:
+                        if held is not None:
+                            yield held
+                        held = chunk
+                await upstream.aclose()
+                await settle()
+                if held is not None:
+                    yield held
+            finally:
+                await upstream.aclose()
+                await settle()
         return StreamingResponse(relay(upstream.aiter_raw()), upstream.status_code, _returned(upstream.headers))
 
     async def passthrough(self, request: Request, raw: bytes | None = None) -> Response:
