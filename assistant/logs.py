@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -18,9 +17,13 @@ def log_file() -> Path:
     return Path(user_data_dir("glados", appauthor=False)) / "glados.log"
 
 
-def setup(verbose: bool) -> Path | None:
+def setup(verbose: bool, long_running: bool = False) -> Path | None:
     """Log to the data folder (INFO; DEBUG with the user's words when verbose). None when the
-    folder cannot be written: logging is a help, never a reason to fail."""
+    folder cannot be written: logging is a help, never a reason to fail.
+
+    A command that runs for hours (the voice loop, the chat, the servers) rolls the file over whenever it
+    fills; a short one writes a line or two, so the file is rolled over at its start when full, and the
+    rotating handler (it loads sockets and queues: 4 ms of every start) loads only then."""
     path = log_file()
     try:
         if not path.parent.exists():     # the data folder holds the memories too: private (0700)
@@ -28,7 +31,14 @@ def setup(verbose: bool) -> Path | None:
             os.chmod(path.parent, 0o700)
         if not path.exists():
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-        handler = RotatingFileHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
+        if long_running or path.stat().st_size >= MAX_BYTES:
+            from logging.handlers import RotatingFileHandler
+            handler = RotatingFileHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
+            if not long_running:
+                handler.doRollover()
+                os.chmod(path, 0o600)       # the fresh file, private like the first
+        else:
+            handler = logging.FileHandler(path, encoding="utf-8")
     except OSError:
         return None
     handler.setFormatter(logging.Formatter(FORMAT))

@@ -7,18 +7,49 @@ SQLite only: no audio, no network, no imports from `assistant`. Usage:
     mem.observe("ada", "I'm vegetarian and I'm allergic to peanuts")
     prompt = build_system_prompt("You are GLaDOS.", mem.load_context("ada"))
 """
-from .api import Ambiguous, BadImport, Memory, NotFound, Observation, TooLong, iso, new_session_id, utc_now
-from .context import build_system_prompt
-from .dates import resolve as resolve_dates, say_day
-from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
-from .kinds import KINDS
-from .intent import Change, Command, CommandKind, Op, Parsed, Target
-from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
-from .recall import STOPWORDS, Recalled, RecallSettings, asks, estimate_tokens, terms as content_words
-from .records import Message, Session, Summary, Voiceprint
-from .since import Changes, Since, describe as describe_changes
-from .text import clean, printable, to_them, to_you
-from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
+from typing import TYPE_CHECKING
+
+# Each name loads its module on first use (PEP 562): `glados memory list` reads facts without loading
+# recall, the rules or the memory block's writer. "name": "module" or "module:name in it".
+_WHERE = {
+    **dict.fromkeys(("Ambiguous", "BadImport", "Memory", "NotFound", "Observation", "TooLong", "iso",
+                     "new_session_id", "utc_now"), "api"),
+    "build_system_prompt": "context",
+    "resolve_dates": "dates:resolve", "say_day": "dates",
+    **dict.fromkeys(("FORGOTTEN", "MULTI_VALUED", "SINGLE_VALUED", "Fact", "FactChange", "StaysPinned",
+                     "UnknownKey"), "facts"),
+    "KINDS": "kinds",
+    **dict.fromkeys(("Change", "Command", "CommandKind", "Op", "Parsed", "Target"), "intent"),
+    "PROPOSAL_SCHEMA": "proposals:SCHEMA",
+    **dict.fromkeys(("BadProposals", "Proposal", "Verdict", "parse_proposals"), "proposals"),
+    **dict.fromkeys(("STOPWORDS", "Recalled", "asks", "estimate_tokens"), "recall"),
+    "content_words": "recall:terms",
+    "RecallSettings": "settings",
+    **dict.fromkeys(("Message", "Session", "Summary", "Voiceprint"), "records"),
+    "Changes": "since", "Since": "since", "describe_changes": "since:describe",
+    **dict.fromkeys(("clean", "printable", "to_them", "to_you"), "text"),
+    **dict.fromkeys(("CorruptDatabase", "MemoryStoreError", "NoMemoryYet", "ReadOnlyDatabase", "UnusablePath"),
+                    "store"),
+    # the rules (a few hundred regexes) and consolidation's grounding
+    "parse": "parsing", "mine": "parsing", "ungrounded": "consolidate",
+}
+
+if TYPE_CHECKING:
+    from .api import Ambiguous, BadImport, Memory, NotFound, Observation, TooLong, iso, new_session_id, utc_now
+    from .context import build_system_prompt
+    from .dates import resolve as resolve_dates, say_day
+    from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
+    from .kinds import KINDS
+    from .intent import Change, Command, CommandKind, Op, Parsed, Target
+    from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
+    from .recall import STOPWORDS, Recalled, asks, estimate_tokens, terms as content_words
+    from .settings import RecallSettings
+    from .records import Message, Session, Summary, Voiceprint
+    from .since import Changes, Since, describe as describe_changes
+    from .text import clean, printable, to_them, to_you
+    from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
+    from .parsing import mine, parse
+    from .consolidate import ungrounded
 
 
 def embedder_missing() -> str | None:
@@ -29,15 +60,19 @@ def embedder_missing() -> str | None:
 
 
 def __getattr__(name: str):
-    """`parse` and `mine` load the rules (a few hundred regexes) on first use, not on import:
-    reading and deleting memories starts fast."""
-    if name in ("parse", "mine"):
-        from . import parsing
-        return getattr(parsing, name)
-    if name == "ungrounded":          # the words of a value the user did not say (consolidation's grounding)
-        from .consolidate import ungrounded
-        return ungrounded
-    raise AttributeError(f"module 'memory' has no attribute {name!r}")
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'memory' has no attribute {name!r}")
+    module, _, attr = where.partition(":")
+    from importlib import import_module
+    value = getattr(import_module(f".{module}", __name__), attr or name)
+    globals()[name] = value          # found once; later uses are plain lookups
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "Ambiguous", "asks", "BadImport", "BadProposals", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",

@@ -2,26 +2,26 @@
 from __future__ import annotations
 
 import sqlite3
-import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
-from . import context as ctx
-from . import facts as F
-from . import erase as E, recall as R, summaries as S, voiceprints as V
-from .kinds import kind_of
-from .intent import Change, Parsed
-from .proposals import Proposal, Verdict
-from .records import Message, Session, Summary, Voiceprint
-from .since import Changes
+from . import facts as F, summaries as S
+from .settings import RecallSettings
 from .store import MemoryStoreError, connect, exposure, purge_leftovers, transaction
 from .text import clean, pieces
 
+# Recall, erasure, the memory block and the readers of text load where a method first needs them: a
+# command that only lists or pins facts (`glados memory list`) starts without them.
 if TYPE_CHECKING:
+    from . import recall as R
+    from .records import Message, Session, Summary, Voiceprint
     from .embed import Embedder
+    from .intent import Change, Parsed
+    from .proposals import Proposal, Verdict
+    from .since import Changes
 
 EXPORT_FORMAT = "glados-memory/1"
 INDEX_BATCH = 256     # messages read, embedded and stored at a time (the model sorts them by length)
@@ -55,13 +55,18 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def _no_command() -> Parsed:
+    from .intent import Parsed
+    return Parsed("")
+
+
 @dataclass(frozen=True)
 class Observation:
     """What observe did: the logged message, every fact change it caused, and what the text means
     (its command, if any), parsed once."""
     message_id: int
     changes: list[F.FactChange] = field(default_factory=list)
-    parsed: Parsed = field(default_factory=lambda: Parsed(""))
+    parsed: Parsed = field(default_factory=_no_command)
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,7 @@ class Memory:
     def __init__(self, path: str | Path, clock: Callable[[], datetime] = utc_now,
                  max_value_chars: int = 200, busy_timeout_ms: int = 5000, max_message_chars: int = 20_000,
                  embedder: "Embedder | None | Literal['auto']" = "auto",
-                 recall_settings: R.RecallSettings = R.RecallSettings(), create: bool = True):
+                 recall_settings: RecallSettings = RecallSettings(), create: bool = True):
         """embedder: the sentence model for recall by meaning; "auto" loads the installed one on first
         recall, None recalls by words alone. create=False: a missing file raises NoMemoryYet."""
         self.path = Path(path)
@@ -103,7 +108,7 @@ class Memory:
         self._model: "Embedder | None" = None
         self._index = None
         self._vectors: OrderedDict[str, object] = OrderedDict()   # text -> vector, the newest few
-        self._word_counts = R.WordCounts()               # how many messages hold a word, for BM25
+        self._word_counts: R.WordCounts | None = None    # how many messages hold a word, for BM25 (first recall)
         self._blocks: dict[tuple, _Block] = {}          # the memory block last built, per user and limits
         self._changes: dict[str, tuple[int, Changes]] = {}   # per user: what changed since, as of a block version
         self._indexed: dict[str, tuple[int, int]] = {}   # user -> (every message up to this id has a vector, rows then)
@@ -127,6 +132,8 @@ class Memory:
         storing tool: read in the third person too ("User lives in York"), and only stored, never a
         command that deletes or answers (Parsed.storing_only)."""
         from .parsing import from_third_person, parse      # the rules load on first use (see memory.__getattr__)
+        from . import recall as R
+        from .kinds import kind_of
         if len(text) > self.max_message_chars:
             raise TooLong(f"a message is at most {self.max_message_chars:,} characters and this one has {len(text):,}; "
                           "nothing was stored (shorten it, or raise memory.max_message_chars)")
@@ -169,6 +176,7 @@ class Memory:
         return [F.FactChange("pinned", f.key, f.value, fact_id=f.id) for f in chosen]
 
     def _apply(self, user: str, change: Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
+        from . import erase as E
         if change.op == "assert" and change.key and change.value:
             return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id)
         if change.op == "retract" and change.key:
@@ -202,6 +210,7 @@ class Memory:
         """Store the proposals of a model that pass every grounding check (see memory.consolidate);
         each comes back with its verdict and reason. One transaction; nothing else is changed."""
         from .consolidate import judge
+        from .proposals import Verdict
         messages = {m.id: m for m in self.messages(user, session, limit=100_000)}
         verdicts = []
         with transaction(self.db):
@@ -220,6 +229,7 @@ class Memory:
             interrupted: bool = False) -> int:
         """Append a message without mining it (the assistant's replies, for example); cut to
         max_message_chars (a reply that long is marked interrupted: it was not kept whole)."""
+        from . import recall as R
         text = clean(text)
         if len(text) > self.max_message_chars:
             text, interrupted = text[: self.max_message_chars], True
@@ -293,6 +303,7 @@ class Memory:
 
     def forget(self, user: str, target: str) -> list[F.FactChange]:
         """Forget by fact id prefix, by key ("location"), or by "key=value"; gone everywhere."""
+        from . import erase as E
         target = target.strip()
         with transaction(self.db):
             rows = self._forget_targets(user, target)
@@ -319,6 +330,7 @@ class Memory:
         return rows
 
     def _notes_about(self, user: str, target: str) -> list[F.Fact]:
+        from . import erase as E
         notes = E.about(self.db, user, target).notes
         if len(notes) > 1:
             listed = "; ".join(f"{n.id[:8]} {n.value!r}" for n in notes)
@@ -327,6 +339,7 @@ class Memory:
 
     def forget_change(self, user: str, key: str | None, value: str | None) -> list[F.FactChange]:
         """Forget what a mined forget change names (no error when nothing matches)."""
+        from . import erase as E
         with transaction(self.db):
             done = E.erase_facts(self.db, user, F.find_for_forget(self.db, user, key, value))
         if done:
@@ -335,6 +348,7 @@ class Memory:
 
     def clear(self, user: str) -> dict[str, int]:
         """Delete everything about one user: facts, history, messages, index entries, vectors, summaries."""
+        from . import erase as E
         with transaction(self.db):
             counts = E.erase_user(self.db, user)
         self._purge()
@@ -344,7 +358,7 @@ class Memory:
         """After an erasure: no old copy left in the word indexes or the write-ahead log (purge_leftovers),
         and the word counts kept between recalls are counted again (what was erased no longer counts)."""
         purge_leftovers(self.db)
-        self._word_counts = R.WordCounts()
+        self._word_counts = None
 
     def add_summary(self, user: str, session: str, text: str) -> bool:
         with transaction(self.db):
@@ -375,6 +389,7 @@ class Memory:
 
     def _build_context(self, user: str, max_facts: int, max_summaries: int, max_tokens: int,
                        version: int, now: datetime) -> "_Block":
+        from . import context as ctx
         changes = self._changes_of(user, version)
         summaries = [(r["created_at"], r["text"], changes.of(r["text"])) for r in S.newest(self.db, user, max_summaries)]
         newest = max_facts      # the newest facts, and more only while expired ones leave too few
@@ -400,6 +415,7 @@ class Memory:
     def _expires_at(self, fact: F.Fact) -> datetime | None:
         """When it leaves recall and the block; None for never (pinned, or a kind that never expires)."""
         from .kinds import key_kind
+        from . import recall as R
         return None if fact.pinned else R.expires_at(key_kind(fact.key), fact.asserted_at,
                                                      self.recall_settings.expire_days)
 
@@ -410,6 +426,9 @@ class Memory:
         `at`: what would have been recalled then (later messages do not exist for it, and "two weeks
         ago" is read from then). Without the sentence model it matches words alone; `recall_notice`
         then says why."""
+        from . import recall as R
+        if self._word_counts is None:
+            self._word_counts = R.WordCounts()
         settings = self.recall_settings
         if candidates is not None and candidates != settings.candidates:
             settings = replace(settings, candidates=candidates)
@@ -426,6 +445,7 @@ class Memory:
     def _changes_of(self, user: str, version: int | None = None) -> Changes:
         """The user's values no longer believed (see since), read again only after their facts changed
         (block_changes, whichever process wrote; `version`: its seq, when the caller has read it)."""
+        from .since import Changes
         if version is None:
             row = self.db.execute("SELECT seq FROM block_changes WHERE user = ?", (user,)).fetchone()
             version = row[0] if row else 0
@@ -565,6 +585,7 @@ class Memory:
 
     def summaries(self, user: str) -> list[Summary]:
         """The user's session summaries, oldest first, each with what it states that has changed since."""
+        from .records import Summary
         rows = S.all_for(self.db, user)
         changes = self._changes_of(user) if rows else None
         return [Summary(r["session"], r["text"], r["created_at"], changes.of(r["text"]) if changes else ())
@@ -572,34 +593,43 @@ class Memory:
 
     def sessions(self, user: str) -> list[Session]:
         """The user's sessions, oldest first."""
+        from . import recall as R
+        from .records import Session
         return [Session(r["session"], r["started"], r["ended"], r["messages"]) for r in R.sessions(self.db, user)]
 
     def messages(self, user: str, session: str, limit: int = 1000) -> list[Message]:
         """The last `limit` messages of a session, oldest first."""
+        from . import recall as R
+        from .records import Message
         return [Message.of(r) for r in R.session_messages(self.db, user, session, limit)]
 
     # -- export / import -----------------------------------------------------------------
     # -- voiceprints (the speaker model lives in the assistant; the memory keeps the vectors) ---------
     def voiceprints(self) -> list[Voiceprint]:
         """Every enrolled voice in this file, by user."""
+        from . import voiceprints as V
         return V.all_of(self.db)
 
     def voiceprint(self, user: str) -> Voiceprint | None:
+        from . import voiceprints as V
         return V.one(self.db, user)
 
     def save_voiceprint(self, user: str, vector: "Sequence[float]", utterances: int, model: str) -> Voiceprint:
         """Store (or replace) `user`'s voice: the mean embedding of `utterances` utterances from `model`."""
+        from . import voiceprints as V
         with transaction(self.db):
             return V.save(self.db, user, [float(x) for x in vector], utterances, model, self.now())
 
     def forget_voiceprint(self, user: str) -> bool:
         """Delete `user`'s voice (their memories stay); False when none was kept."""
+        from . import voiceprints as V
         with transaction(self.db):
             gone = V.delete(self.db, user)
         purge_leftovers(self.db)
         return gone
 
     def export(self, user: str) -> dict:
+        from . import voiceprints as V
         msgs = self.db.execute("SELECT id, session, role, text, tokens, created_at, interrupted, kind FROM messages "
                                "WHERE user = ? ORDER BY id", (user,)).fetchall()
         return {
@@ -616,6 +646,8 @@ class Memory:
         summary already there (same origin: text and times) is not added again. Facts keep their
         ids unless another row has them (an import into a second user), then get new ones. A voiceprint
         comes along only when `user` has none (a voice enrolled here is not replaced by an old one)."""
+        from . import recall as R
+        from . import voiceprints as V
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise BadImport(f"not a memory export (expected format {EXPORT_FORMAT!r})")
         counts = {"facts": 0, "messages": 0, "summaries": 0, "voiceprint": 0}
@@ -683,4 +715,5 @@ def _kind(value: object) -> str | None:
 
 
 def new_session_id() -> str:
+    import uuid
     return uuid.uuid4().hex[:12]

@@ -7,15 +7,13 @@ duplicates, and each value can be retracted alone. Forget deletes every row, eve
 from __future__ import annotations
 
 import sqlite3
-import uuid
 from dataclasses import asdict, dataclass
 
 from typing import Literal
 
 import re   # the standard module: storage loads fast; the rules use `regex`
+from functools import cache
 
-from .recall import replies
-from .since import pattern, secrets
 from .store import MemoryStoreError
 from .text import titled
 
@@ -25,17 +23,22 @@ SINGLE_VALUED = {"name", "location", "hometown", "employer", "job", "diet", "bir
 PINNED_KEYS = {"allergy", "diet", "medical"}
 PROPER_NOUN_KEYS = {"name", "location", "hometown", "employer", "partner"}
 OPPOSITES = {"likes": "dislikes", "dislikes": "likes"}
-MEDICAL = re.compile(
+MEDICAL = (  # compiled on first use (see _medical)
     r"\b(?:allerg\w*|anaphyla\w*|epi-?pens?|medications?|medicines?|meds|insulin|diabet\w*|asthma\w*|"
     r"inhalers?|blood (?:type|pressure|thinners?)|pregnan\w*|seizures?|epilep\w*|heart condition|"
     r"pacemaker|prescriptions?|dosage|celiac|coeliac|intoleran\w*|migraines?|surgery|medical|"
-    r"doctor|cholesterol|kidney|liver|cancer|chemo\w*|disorder|syndrome|disease)\b", re.IGNORECASE)
+    r"doctor|cholesterol|kidney|liver|cancer|chemo\w*|disorder|syndrome|disease)\b")
 KEY_SHAPE = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 FORGOTTEN = "[forgotten]"
 SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 
 
 Origin = Literal["user", "model"]
+
+
+@cache
+def _medical() -> re.Pattern:
+    return re.compile(MEDICAL, re.IGNORECASE)
 
 
 class UnknownKey(ValueError):
@@ -95,7 +98,7 @@ def check_key(key: str) -> str:
 
 def is_pinned(key: str, value: str) -> bool:
     """Safety-relevant facts are always in context: allergies, diet and medical notes."""
-    return key in PINNED_KEYS or (key == "note" and bool(MEDICAL.search(value)))
+    return key in PINNED_KEYS or (key == "note" and bool(_medical().search(value)))
 
 
 def norm(value: str) -> str:
@@ -194,6 +197,7 @@ def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str,
            origin_model: str | None = None, user_pinned: bool = False, importance: float | None = None,
            client_source: str | None = None) -> str:
     """Write one history row as given (assert_fact decides what to close; import copies rows)."""
+    import uuid
     fact_id = fact_id or uuid.uuid4().hex
     db.execute(
         "INSERT INTO facts (id, user, key, value, value_norm, source, source_message_id, asserted_at,"
@@ -284,6 +288,7 @@ def forget(db: sqlite3.Connection, user: str, facts: list[Fact]) -> list[FactCha
 def delete_exchanges(db: sqlite3.Connection, user: str, ids: set[int]) -> None:
     """Delete the user's messages `ids` and her reply to each (the next message of its session,
     when it is hers): a reply says back what it answered, in words redaction cannot find."""
+    from .recall import replies
     answers = {reply_id for reply_id, _ in replies(db, user, ids).values()}
     db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in ids | answers])
 
@@ -292,6 +297,7 @@ def redact(db: sqlite3.Connection, user: str, key: str, value: str) -> None:
     """Replace the value, in every way it is said back (since.sayings) and, for a remembered sentence,
     its numbers (a code), in the user's messages, remaining fact sources and summaries. A note that
     quoted it goes; a summary loses the sentences that stated it, and goes when none is left."""
+    from .since import pattern, secrets
     found = [p for p in (pattern(key, value),) if p is not None]
     found += [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets(key, value)]
     if not found:

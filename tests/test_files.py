@@ -65,3 +65,15 @@ def test_a_private_log_in_the_data_folder_with_words_only_when_verbose(isolated_
     assert "Biscuit" not in log.read_text()
     glados("chat", "--verbose", input="my cat is called Biscuit\n", env=down)
     assert "Biscuit" in log.read_text()
+
+
+def test_a_full_log_is_rolled_over_by_the_next_command_and_stays_private(isolated_home):
+    from assistant.logs import MAX_BYTES
+    log = isolated_home / ".local" / "share" / "glados" / "glados.log"
+    log.parent.mkdir(parents=True, mode=0o700)
+    log.write_text("x" * MAX_BYTES)
+    os.chmod(log, 0o600)
+    glados("memory", "list")
+    old = log.with_name("glados.log.1")
+    assert old.stat().st_size == MAX_BYTES and "memory list" in log.read_text()
+    assert log.stat().st_size < 1000 and mode(log) == 0o600 and mode(old) == 0o600

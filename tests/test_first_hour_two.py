@@ -21,6 +21,45 @@ def test_piped_output_is_whole():
     assert "+00:00" in listed.stdout or "-" in listed.stdout.split(value)[1]      # the time is whole too
 
 
+def test_piped_facts_are_plain_columns_and_a_terminal_gets_the_table():
+    glados("memory", "observe", "remember that our team sign is :thumbs_up: twice", "--user", "ada")
+    glados("memory", "observe", "I live in Leeds", "--user", "ada")
+    piped = glados("memory", "list", "--user", "ada").stdout.splitlines()
+    assert piped[0].split() == ["id", "key", "value", "since", "from"] and "│" not in "".join(piped)
+    assert any(":thumbs_up:" in line for line in piped)       # the user's words as written, no emoji made of them
+    master, slave = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "memory", "list", "--user", "ada"],
+                            stdout=slave, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ, COLUMNS="120"))
+    os.close(slave)
+    assert proc.wait(timeout=60) == 0
+    shown = b""
+    while chunk := _read(master):
+        shown += chunk
+    os.close(master)
+    assert "│" in shown.decode() and "Leeds" in shown.decode()
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:          # the terminal's other end closed: all read
+        return b""
+
+
+def test_listing_facts_loads_only_what_it_shows():
+    """`glados memory list | ...` starts without rich, recall, the fact rules or the rotating log handler
+    (bench/startup_bench.py times it; this keeps them out)."""
+    glados("memory", "observe", "I live in Leeds", "--user", "ada")
+    probe = ("import sys; from assistant.cli.main import main; code = main(['memory', 'list', '--user', 'ada']); "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'memory', 'logging', 'hashlib')), "
+             "file=sys.stderr); sys.exit(code)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0 and "Leeds" in result.stdout, result.stderr
+    loaded = result.stderr
+    for heavy in ("'rich", "memory.recall", "memory.parsing", "memory.grammar", "logging.handlers", "hashlib"):
+        assert heavy not in loaded, f"{heavy} loaded: {loaded}"
+
+
 def test_an_export_file_is_private(tmp_path):
     glados("memory", "observe", "I live in Leeds", "--user", "ada")
     out = tmp_path / "ada.json"

@@ -17,8 +17,9 @@ from ..llm import LLMError, ModelMissing
 from ..turn.brain import Brain
 from ..turn.events import BrainEvent
 from .show import event_line
-from .memory_commands import (CLEAR_QUESTION, LEGEND, cleared, describe, facts_table, index_backlog, pin_lines,
+from .memory_commands import (CLEAR_QUESTION, LEGEND, cleared, describe, fact_rows, index_backlog, pin_lines,
                               recall_line)
+from .out import Out, rich_table
 
 HELP = """commands:
   /memory               what I remember about you
@@ -209,7 +210,7 @@ class ChatUI:
         if not facts:
             self.say("nothing remembered yet")
             return
-        self.console.print(facts_table(facts))
+        self.console.print(rich_table(*fact_rows(facts)))
         self.say(LEGEND, "dim")
 
 
@@ -224,13 +225,14 @@ def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator
         yield line
 
 
-def run(args: argparse.Namespace, config: Config, user: str, console: Console,
+def run(args: argparse.Namespace, config: Config, user: str, out: Out,
         memory_factory: Callable[[], Memory], stdin: TextIO = sys.stdin) -> int:
+    console = out.rich
     interactive = stdin.isatty()
     if hasattr(stdin, "reconfigure"):       # bytes that are not UTF-8 arrive as surrogates, refused per line
         stdin.reconfigure(errors="surrogateescape")
     with memory_factory() as memory:
-        index_backlog(memory, user, console)
+        index_backlog(memory, user, out)
         if config.recall.meaning:
             memory.prepare()      # the sentence model loads here, before the first turn, not inside it
         brain = build_brain(memory, config, user)

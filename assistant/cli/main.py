@@ -7,14 +7,13 @@ import os
 import sys
 from pathlib import Path
 
-from rich.console import Console
-
 from memory import Memory, MemoryStoreError, NoMemoryYet, UnknownKey, embedder_missing
 
 from .. import app, logs
 from ..config import Config, ConfigError, load_config
 from ..errors import AudioError, SpeakerError
 from . import memory_commands, speakers as speakers_commands
+from .out import Out
 
 # The chat and the voice loop import the model client and the audio stack; `glados memory ...`
 # needs neither, so they are imported only when their command runs (start-up stays fast).
@@ -79,32 +78,32 @@ def open_memory(config: Config, db: Path | None, recalls: bool = True, create: b
     """The memory file, with a one-line warning when others can read it, and (when it will recall)
     a note when recall can match words only. create=False: a missing file raises NoMemoryYet."""
     memory = app.open_memory(config, db, create)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = Out("stderr")
     if memory.warning:
-        err.print(f"glados: warning: {memory.warning}", markup=False)
+        err.line(f"glados: warning: {memory.warning}")
     if recalls and config.recall.meaning:
         reason = embedder_missing()
         if reason:
-            err.print(f"glados: note: {reason} (set recall.meaning: false to silence this)", markup=False)
+            err.line(f"glados: note: {reason} (set recall.meaning: false to silence this)")
     return memory
 
 
-def _memory_command(args: argparse.Namespace, config: Config, user: str, console: Console, err: Console) -> int:
+def _memory_command(args: argparse.Namespace, config: Config, user: str, out: Out, err: Out) -> int:
     """`glados memory ...`; a reading command creates no database: it says there is no memory yet."""
     writes = args.memory_command in memory_commands.WRITING
     try:
         memory = open_memory(config, getattr(args, "db", None), recalls=args.memory_command == "recall",
                              create=writes)
     except NoMemoryYet as exc:
-        err.print(f"glados: {exc}", markup=False)
+        err.line(f"glados: {exc}")
         if getattr(args, "json", False):
             print("[]")
         return 1 if args.memory_command in ("forget", "clear", "index", "pin", "unpin") else 0
     with memory:
-        return memory_commands.run(args, memory, user, console, config)
+        return memory_commands.run(args, memory, user, out, config)
 
 
-def _speakers_command(args: argparse.Namespace, config: Config, console: Console, err: Console) -> int:
+def _speakers_command(args: argparse.Namespace, config: Config, out: Out, err: Out) -> int:
     """`glados speakers ...`; listing or forgetting creates no database."""
     writes = args.speakers_command in ("enroll", "identify")
     try:
@@ -112,10 +111,10 @@ def _speakers_command(args: argparse.Namespace, config: Config, console: Console
     except NoMemoryYet as exc:
         if args.speakers_command == "list" and args.json:
             print("[]")
-        err.print(f"glados: {exc}", markup=False)
+        err.line(f"glados: {exc}")
         return 0 if args.speakers_command == "list" else 1
     with memory:
-        return speakers_commands.run(args, memory, config, console, err)
+        return speakers_commands.run(args, memory, config, out, err)
 
 
 def memory_main(argv: list[str] | None = None) -> int:
@@ -124,14 +123,11 @@ def memory_main(argv: list[str] | None = None) -> int:
     return main(["memory", *(sys.argv[1:] if argv is None else argv)])
 
 
-PIPED_WIDTH = 100_000     # piped or redirected output is never cut to a terminal's width: values come whole
-
-
 def main(argv: list[str] | None = None) -> int:
-    console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPED_WIDTH)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out, err = Out("stdout"), Out("stderr")
     args = build_parser().parse_args(argv)
-    logs.setup(getattr(args, "verbose", False))
+    long_running = args.command in (None, "voice", "chat", "serve") or getattr(args, "memory_command", "") == "mcp"
+    logs.setup(getattr(args, "verbose", False), long_running)
     log.info("glados %s%s", args.command or "voice", f" {args.memory_command}" if args.command == "memory" else "")
     try:
         config = load_config(getattr(args, "config", None))
@@ -139,28 +135,28 @@ def main(argv: list[str] | None = None) -> int:
             raise memory_commands.UsageError("--user needs a name (leave it out for the configured user)")
         user = getattr(args, "user", None) or config.user
         if args.command == "memory":
-            return _memory_command(args, config, user, console, err)
+            return _memory_command(args, config, user, out, err)
         if args.command == "speakers":
-            return _speakers_command(args, config, console, err)
+            return _speakers_command(args, config, out, err)
         db = getattr(args, "db", None)
         if args.command == "chat":
             from . import chat
-            return chat.run(args, config, user, console, lambda: open_memory(config, db))
+            return chat.run(args, config, user, out, lambda: open_memory(config, db))
         if args.command == "serve":
             from ..serve import proxy
             access = memory_commands.access_for(args, "glados serve")
             with open_memory(config, db) as memory:
                 return proxy.run(memory, config, user, args.upstream or config.llm.host, args.host, args.port,
-                                 lambda line: err.print(line, markup=False), access)
+                                 err.line, access)
         from . import voice
-        return voice.run(args, config, user, console, lambda: open_memory(config, db))
+        return voice.run(args, config, user, out, lambda: open_memory(config, db))
     except (ConfigError, MemoryStoreError, UnknownKey, memory_commands.UsageError, AudioError,
             SpeakerError) as exc:
         log.warning("%s: %s", type(exc).__name__, exc)
-        err.print(f"glados: {exc}", markup=False)
+        err.line(f"glados: {exc}")
         return 1
     except KeyboardInterrupt:
-        err.print("glados: interrupted", markup=False)
+        err.line("glados: interrupted")
         return 130
     except BrokenPipeError:
         # "glados memory recall x --json | head": the reader left; that is not an error

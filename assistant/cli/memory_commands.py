@@ -2,20 +2,22 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from dataclasses import asdict
 import sys
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import re
-from rich.console import Console
-from rich.table import Table
 
-from memory import Fact, FactChange, Memory, Recalled, describe_changes, printable
+from memory import Fact, FactChange, Memory, printable
 
 from ..config import Config
+from .out import Out
+
+if TYPE_CHECKING:
+    from memory import Recalled
 
 WRITING = ("observe", "import", "mcp")
 PINNING = ("pin", "unpin")    # the memory commands that may create the database file
@@ -76,32 +78,32 @@ def describe(change: FactChange) -> str:
     return f"{symbol} {change.key}: {change.value} ({change.kind})"
 
 
-def _index(memory: Memory, user: str, console: Console) -> int:
+def _index(memory: Memory, user: str, out: Out) -> int:
     if memory.recall_mode != "words+meaning":
         raise UsageError(memory.recall_notice or "recall by meaning is off (recall.meaning: false)")
-    done = index_backlog(memory, user, console, note=False)
+    done = index_backlog(memory, user, out, note=False)
     from rich.progress import Progress
-    with Progress(console=console, transient=True) as bar:
+    with Progress(console=out.rich, transient=True) as bar:
         task = bar.add_task("working out which messages sound like many others", total=None)
         filled, _left = memory.fill_crowding(user, everything=True,
                                              progress=lambda n, total: bar.update(task, completed=n, total=total))
-    console.print(f"indexed {done} message(s); {memory.pending(user)} left without a vector"
-                  + (f"; crowding worked out for {filled} earlier one(s)" if filled else ""), markup=False)
+    out.line(f"indexed {done} message(s); {memory.pending(user)} left without a vector"
+             + (f"; crowding worked out for {filled} earlier one(s)" if filled else ""))
     return 0
 
 
-def index_backlog(memory: Memory, user: str, console: Console, note: bool = True) -> int:
+def index_backlog(memory: Memory, user: str, out: Out, note: bool = True) -> int:
     """Give every message without a vector one before recall runs (after `observe` from the command
     line or an import), with a progress bar when it takes a while. Returns how many."""
     pending = memory.pending(user)
     if not pending or memory.read_only:
         return 0
     from rich.progress import Progress
-    with Progress(console=console, transient=True, disable=pending < 50) as bar:
+    with Progress(console=out.rich, transient=True, disable=pending < 50) as bar:
         task = bar.add_task("indexing earlier messages for recall by meaning", total=pending)
         done = memory.index_pending(user, progress=lambda n, total: bar.update(task, completed=n, total=total))
     if note and done >= 50:
-        console.print(f"[indexed {done} earlier message(s) for recall by meaning; once]", style="dim", markup=False)
+        out.line(f"[indexed {done} earlier message(s) for recall by meaning; once]", "dim")
     return done
 
 
@@ -138,6 +140,7 @@ RECALL_SHOWN = 300      # characters of each recalled item printed (--json gives
 def recall_line(r: Recalled) -> str:
     """One recalled item, its text cut to RECALL_SHOWN characters, with her reply to it on the next line."""
     where = f"session {r.session}" if r.session else "note"
+    from memory import describe_changes     # what changed since: loaded by the commands that show it
     changed = f" {describe_changes(r.since)}" if r.since else ""
     line = f"[{r.created_at[:16]} {where}] {r.role}: {_shown(r.text)}{changed}"
     return line + (f"\n    her reply: {_shown(r.reply)}" if r.reply else "")
@@ -177,18 +180,18 @@ def _when(stamp: str | None) -> str:
     return moment.astimezone().isoformat(sep=" ", timespec="seconds")
 
 
-def facts_table(facts: list[Fact], history: bool = False, expired: set[str] = frozenset()) -> Table:
-    """Facts as a terminal table (pinned keys starred); with history, when and why each ended (or that it
-    expired: still believed, but out of recall and the memory block)."""
-    table = Table(show_edge=False, pad_edge=False)
-    for column in ("id", "key", "value", "since", "from") + (("until", "why") if history else ()):
-        table.add_column(column)
+def fact_rows(facts: list[Fact], history: bool = False,
+              expired: set[str] = frozenset()) -> tuple[tuple[str, ...], list[list[str]]]:
+    """Facts as a table's columns and rows (pinned keys starred); with history, when and why each ended (or
+    that it expired: still believed, but out of recall and the memory block)."""
+    columns = ("id", "key", "value", "since", "from") + (("until", "why") if history else ())
+    rows = []
     for f in facts:
         row = [f.id[:8], f.key + (" *" if f.pinned else ""), printable(f.value), _when(f.valid_from), origin_label(f)]
         if history:
             row += [_when(f.valid_to), f.ended_by or ("expired" if f.id in expired else "")]
-        table.add_row(*row)
-    return table
+        rows.append(row)
+    return columns, rows
 
 
 def origin_label(fact: Fact) -> str:
@@ -229,7 +232,7 @@ def parse_time(text: str) -> datetime:
     return moment
 
 
-def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, config: Config) -> int:
+def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
     cmd = args.memory_command
     if cmd == "observe":
         text = _stdin_text() if args.text == ["-"] else " ".join(args.text)
@@ -237,14 +240,14 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
             raise UsageError("nothing to observe: give the words the user said, e.g. glados memory observe \"I live in Leeds\"")
         obs = memory.observe(user, text, session=args.session)
         for change in obs.changes:
-            console.print(describe(change), markup=False, highlight=False)
+            out.line(describe(change))
         if not obs.changes:
-            console.print("stored the message; no facts in it", markup=False)
+            out.line("stored the message; no facts in it")
     elif cmd == "list":
-        return _list(args, memory, user, console)
+        return _list(args, memory, user, out)
     elif cmd in PINNING:
         for line in pin_lines(memory, user, args.target, cmd == "pin"):
-            console.print(line, markup=False, highlight=False)
+            out.line(line)
     elif cmd == "mcp":
         from ..serve.mcp import Http, serve      # the MCP SDK loads only for this command
         http = Http(args.host, args.port, access_for(args, "glados memory mcp --http")) if args.http else None
@@ -258,36 +261,40 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         if memory.context_notice:
             print(f"glados: note: {memory.context_notice}", file=sys.stderr)
     elif cmd == "recall":
-        index_backlog(memory, user, Console(stderr=True, highlight=False, soft_wrap=True))
+        import json        # (json loads where output is JSON: `memory list` starts without it)
+        index_backlog(memory, user, Out("stderr"))
         found = memory.recall(user, " ".join(args.text), k=args.k,
                               at=parse_time(args.at) if args.at else None)
         if args.json:
             print(json.dumps([asdict(r) for r in found], ensure_ascii=False, indent=2))
         for r in [] if args.json else found:
-            console.print(recall_line(r), markup=False, highlight=False)
+            out.line(recall_line(r))
         if not found and not args.json:
-            console.print(f"nothing in {user}'s memory relates to {' '.join(args.text)!r}", markup=False, highlight=False)
+            out.line(f"nothing in {user}'s memory relates to {' '.join(args.text)!r}")
     elif cmd == "index":
-        return _index(memory, user, console)
+        return _index(memory, user, out)
     elif cmd == "forget":
-        if not _confirm_pinned(args, memory.would_forget(user, args.target), console):
+        if not _confirm_pinned(args, memory.would_forget(user, args.target), out):
             return 1
         for change in memory.forget(user, args.target):
-            console.print(describe(change), markup=False, highlight=False)
+            out.line(describe(change))
     elif cmd == "clear":
-        return _clear(args, memory, user, console)
+        return _clear(args, memory, user, out)
     elif cmd == "summaries":
+        from memory import describe_changes
         for row in memory.summaries(user):
             changed = f" {describe_changes(row.since)}" if row.since else ""
-            console.print(f"[{row.created_at[:16]} session {row.session}] {printable(row.text)}{changed}", markup=False)
+            out.line(f"[{row.created_at[:16]} session {row.session}] {printable(row.text)}{changed}")
     elif cmd == "export":
+        import json
         text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
         if args.output:
             _write_private(args.output, text + "\n")
-            console.print(f"exported {user!r} to {args.output}", markup=False)
+            out.line(f"exported {user!r} to {args.output}")
         else:
             print(text)
     elif cmd == "import":
+        import json
         try:
             data = json.loads(args.file.read_text(encoding="utf-8"))
         except OSError as exc:
@@ -302,14 +309,14 @@ def run(args: argparse.Namespace, memory: Memory, user: str, console: Console, c
         counts = memory.import_(user, data)
         said = (f"imported for {user!r}: {imported(counts)}" if any(counts.values()) else
                 f"nothing new for {user!r}: everything in {args.file} is already there")
-        console.print(said, markup=False)
+        out.line(said)
     return 0
 
 
 PINNED_QUESTION = "Delete {n} pinned facts ({what})? They keep you safe. Type YES to confirm: "
 
 
-def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], console: Console) -> bool:
+def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], out: Out) -> bool:
     """Several pinned facts (allergies, diet, medical) at once need --yes or a typed YES."""
     pinned = {(f.key, f.value) for f in rows if f.pinned}
     if len(pinned) < 2 or args.yes:
@@ -318,7 +325,7 @@ def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], console: Console
     if not sys.stdin.isatty():
         raise UsageError(f"this would delete {len(pinned)} pinned facts ({what}); add --yes to confirm")
     if input(PINNED_QUESTION.format(n=len(pinned), what=what)).strip() != "YES":
-        console.print("nothing deleted", markup=False)
+        out.line("nothing deleted")
         return False
     return True
 
@@ -330,29 +337,31 @@ def pin_lines(memory: Memory, user: str, target: str, on: bool) -> list[str]:
     return [f"{word} {f.key}: {f.value}" for f in changed] or [f"nothing to change: already {word}"]
 
 
-def _list(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:
+def _list(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int:
     facts = memory.facts(user, at=parse_time(args.at) if args.at else None, history=args.all)
     if args.origin:
         facts = [f for f in facts if f.origin == args.origin]
     if args.json:
+        import json
         print(json.dumps([f.to_json() for f in facts], ensure_ascii=False, indent=2))
         return 0
     if not facts:
-        console.print(f"nothing remembered about {user!r}", markup=False)
+        out.line(f"nothing remembered about {user!r}")
         return 0
-    console.print(facts_table(facts, history=args.all, expired={f.id for f in facts if memory.is_expired(f)}))
+    expired = {f.id for f in facts if memory.is_expired(f)} if args.all else set()
+    out.table(*fact_rows(facts, history=args.all, expired=expired))
     if any(f.pinned for f in facts):
-        console.print(LEGEND, style="dim", markup=False)
+        out.line(LEGEND, "dim")
     return 0
 
 
-def _clear(args: argparse.Namespace, memory: Memory, user: str, console: Console) -> int:
+def _clear(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int:
     if not args.yes:
         if not sys.stdin.isatty():
             raise UsageError("refusing to clear without confirmation; add --yes")
         answer = input(CLEAR_QUESTION.format(user=user))
         if answer.strip() != "YES":
-            console.print("nothing deleted", markup=False)
+            out.line("nothing deleted")
             return 1
-    console.print(cleared(memory.clear(user), user), markup=False)
+    out.line(cleared(memory.clear(user), user))
     return 0

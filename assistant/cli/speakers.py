@@ -8,16 +8,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
-
-from rich.console import Console
-from rich.table import Table
 
 from memory import Memory
 
 from ..config import Config
 from .memory_commands import UsageError
+from .out import Out
 
 # numpy, the audio reader and the model are imported when a command needs them: `glados speakers list`
 # starts as fast as `glados memory list`.
@@ -45,7 +42,8 @@ def _audio(path: Path):
     return read_wav(path, RATE)[0]
 
 
-def run(args: argparse.Namespace, memory: Memory, config: Config, console: Console, err: Console) -> int:
+def run(args: argparse.Namespace, memory: Memory, config: Config, out: Out, err: Out) -> int:
+    import json
     from ..speakers import RATE, Household, SpeakerModelMissing, TooShort
     household = Household(memory, config.voice.speakers)
     command = args.speakers_command
@@ -55,18 +53,16 @@ def run(args: argparse.Namespace, memory: Memory, config: Config, console: Conso
             print(json.dumps([{"name": p.user, "utterances": p.utterances, "model": p.model,
                                "enrolled_at": p.created_at, "updated_at": p.updated_at} for p in prints]))
         elif not prints:
-            console.print("nobody is enrolled: every voice is the configured user's (glados speakers enroll NAME WAV...)")
+            out.line("nobody is enrolled: every voice is the configured user's (glados speakers enroll NAME WAV...)")
         else:
-            table = Table("name", "utterances", "enrolled", "updated")
-            for p in prints:
-                table.add_row(p.user, str(p.utterances), p.created_at[:16], p.updated_at[:16])
-            console.print(table)
+            out.table(("name", "utterances", "enrolled", "updated"),
+                      [[p.user, str(p.utterances), p.created_at[:16], p.updated_at[:16]] for p in prints])
         return 0
     if command == "forget":
         gone = household.forget(args.name)
         cleared = memory.clear(args.name) if args.memory else None
         if not gone and not cleared:
-            err.print(f"glados: no voiceprint for {args.name!r}", markup=False)
+            err.line(f"glados: no voiceprint for {args.name!r}")
             return 1
         said = [f"voiceprint of {args.name!r} deleted" if gone else f"no voiceprint for {args.name!r}"]
         if cleared is not None:
@@ -74,7 +70,7 @@ def run(args: argparse.Namespace, memory: Memory, config: Config, console: Conso
                         f"{cleared['summaries']} summaries)")
         else:
             said.append("their memories stay (--memory deletes them)")
-        console.print("; ".join(said))
+        out.line("; ".join(said))
         return 0
     if (why := household.missing()) is not None:
         raise SpeakerModelMissing(why)
@@ -82,11 +78,11 @@ def run(args: argparse.Namespace, memory: Memory, config: Config, console: Conso
         if not args.name.strip():
             raise UsageError("enroll needs a name")
         saved = household.enrol(args.name.strip(), [_audio(p) for p in args.wavs])
-        console.print(f"enrolled {saved.user!r}: a voiceprint of {saved.utterances} utterances")
+        out.line(f"enrolled {saved.user!r}: a voiceprint of {saved.utterances} utterances")
         return 0
     # identify
     if not household.prints() and args.json:     # without --json, each file's line says so
-        err.print("glados: nobody is enrolled yet (glados speakers enroll NAME WAV...)", markup=False)
+        err.line("glados: nobody is enrolled yet (glados speakers enroll NAME WAV...)")
     results = []
     for path in args.wavs:
         audio = _audio(path)
@@ -102,5 +98,5 @@ def run(args: argparse.Namespace, memory: Memory, config: Config, console: Conso
     else:
         for r in results:
             who = r["speaker"] or f"unknown ({r.get('why', '')})"
-            console.print(f"{r['file']}: {who}" + (f" {r['score']:.2f}" if r["score"] is not None and r["speaker"] else ""))
+            out.line(f"{r['file']}: {who}" + (f" {r['score']:.2f}" if r["score"] is not None and r["speaker"] else ""))
     return 0

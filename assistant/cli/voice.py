@@ -18,6 +18,7 @@ from ..voice import Shown, State
 from ..wake import WakeError
 from .chat import run as run_chat
 from .memory_commands import index_backlog
+from .out import Out
 from .show import event_line
 
 STYLES = {State.LISTENING: "dim", State.HEARD: "cyan", State.FOLLOW_UP: "cyan", State.IGNORED: "dim", State.THINKING: "dim",
@@ -46,7 +47,8 @@ def show_voices(loop, memory, config: Config, console: Console) -> None:
             console.print(f"glados: {why}; every voice is taken for the configured user", style="yellow", markup=False)
 
 
-def run(args: argparse.Namespace, config: Config, user: str, console: Console, memory_factory) -> int:
+def run(args: argparse.Namespace, config: Config, user: str, out: Out, memory_factory) -> int:
+    console = out.rich
     if getattr(args, "barge_in", None) is not None:
         config = replace(config, voice=replace(config.voice, barge_in=True))
     source = sink = None
@@ -59,10 +61,10 @@ def run(args: argparse.Namespace, config: Config, user: str, console: Console, m
             source.close()
         if isinstance(exc, AudioFileError):
             raise                       # a bad file is not a missing device: one line, no chat
-        return no_audio(str(exc), args, config, user, console, memory_factory)
+        return no_audio(str(exc), args, config, user, out, memory_factory)
     try:
         with memory_factory() as memory:
-            index_backlog(memory, user, console)
+            index_backlog(memory, user, out)
             if config.recall.meaning:
                 memory.prepare()  # the sentence model loads before the first turn, not inside it
             brain = build_brain(memory, config, user, on_event=print_event(console))
@@ -102,9 +104,9 @@ def print_event(console: Console):
     return show
 
 
-def no_audio(why: str, args, config: Config, user: str, console: Console, memory_factory) -> int:
+def no_audio(why: str, args, config: Config, user: str, out: Out, memory_factory) -> int:
     """No microphone or speaker: say so in one line and start the typed chat (on a terminal or on piped
     lines alike); --input or --output WAV files are the other way round it."""
     Console(stderr=True, soft_wrap=True).print(f"glados: {why}; starting the typed chat instead (glados chat; "
                                                "or --input/--output WAV files)", markup=False, style="yellow")
-    return run_chat(args, config, user, console, memory_factory)
+    return run_chat(args, config, user, out, memory_factory)

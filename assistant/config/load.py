@@ -8,7 +8,6 @@ An invalid value is reported with its key and what is allowed.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 from pathlib import Path
@@ -174,11 +173,11 @@ def snapshot_file() -> Path:
 
 
 def _snapshot_key(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]) -> bytes:
+    """Everything the config came from, whole (a file of a few kB): compared byte for byte, never hashed."""
     code = [Path(f).stat() for f in (__file__, sections.__file__)]
     stamp = ":".join(f"{c.st_mtime_ns}:{c.st_size}" for c in code)
-    digest = hashlib.sha256(f"{stamp}:{path}:{sorted(overrides.items())}".encode())
-    digest.update(raw or b"")
-    return digest.digest()
+    key = f"{stamp}:{path}:{sorted(overrides.items())}".encode() + b"\0" + (raw or b"")
+    return len(key).to_bytes(8, "big") + key
 
 
 class _SnapshotReader(pickle.Unpickler):

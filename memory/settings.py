@@ -1,0 +1,28 @@
+"""How recall ranks: its settings alone, so a Memory can be made without loading recall itself."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class RecallSettings:
+    """How recall ranks (the `recall:` block of config.yaml)."""
+    candidates: int = 30           # per list: best by words (BM25, whole history) and nearest by meaning
+    word_weight: float = 0.5       # a match of every query word adds this to the cosine (a paraphrase has none)
+    min_cosine: float = 0.26       # an item is recalled this near in meaning, or when it matches words enough:
+    min_words: float = 0.4         # its BM25 share of a match of every query word (0: any shared word) reaches this
+    duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
+    same_thing_cosine: float = 0.7  # items whose answering sentences are this close tell of one thing (_in_time_order)
+    question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
+    other_weight: float = 0.75      # a question about the user matched by one sentence of a longer text not about them
+    context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
+    continuation_weight: float = 0.8  # a match's relevance passed on to the user's next message (see _continued)
+    date_weight: float = 0.3        # added for an item said in the days a question names (see dates.asked_about)
+    crowding_weight: float = 0.5    # a message that sounds like many others loses this x its crowding (see vectors)
+    # Days for an item's weight to halve, by kind; None: never fades.
+    half_life_days: dict[str, float | None] = field(default_factory=lambda: {
+        "health": None, "identity": None, "note": None, "likes": 90.0, "project": 90.0, "state": 7.0,
+        "other": None, "reply": None})
+    # Days after which an item of a kind leaves recall and the memory block (history and export keep it);
+    # None: never. Health, identity, notes and anything pinned never expire.
+    expire_days: dict[str, float | None] = field(default_factory=lambda: {"state": 1.0})
