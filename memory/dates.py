@@ -92,6 +92,8 @@ RECENT_DAYS = 21   # "recently": the last three weeks
 # A question about how things were before a change, not how they are: "what was my previous personal best?"
 PAST = _lazy(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|"
              r"last time|first time|in the past|back then)\b", re.IGNORECASE)
+# ...unless it asks how things are now: "where is Rachel, a colleague from my previous job, currently working?"
+NOW = _lazy(r"\b(?:now|currently|current|these days|at the moment|at present|nowadays)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,9 @@ def asked_about(text: str, today: date | None = None) -> Window | None:
 
 def asks_past(text: str) -> bool:
     """Whether a question asks how things were before a change ("what did I use to...?", "my
-    previous...", "at first"), rather than how they are now."""
-    return bool(PAST().search(text[:2000]))
+    previous...", "at first"), rather than how they are now (a question that says "now" or "currently"
+    asks the present, whatever else it names from before)."""
+    return bool(PAST().search(text[:2000])) and not NOW().search(text[:2000])
 
 
 def _relative(m: re.Match, today: date) -> Window:

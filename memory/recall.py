@@ -38,6 +38,8 @@ EXACT_BELOW = 10_000      # messages: below this, full_match counts them exactly
 MAX_SCORED = 500          # messages BM25 scores per recall at most (see scored_words)
 NEWEST_SCORED = 150       # messages scored when even the rarest query word is in more than MAX_SCORED: its newest
 UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
+SAME_FRAME = 0.5          # answering sentences that both hold this share of the question's words (two or more)
+                          # tell of one thing: "I've got 1250 followers on Instagram now" / "close to 1300 now"
 ALIKE = 0.9               # two tellings of one thing are put in time order when the lower score is this share of the higher
 SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see _score)
 TELLING = 6               # content words from which a question also tells something (see _bare)
@@ -246,7 +248,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             later.setdefault(anchor, c)    # alike but perhaps not the same ("my sister/brother lives in Leeds")
         else:
             chosen.append(c)
-    chosen = _in_time_order(chosen, focus, settings.same_thing_cosine, past)
+    chosen = _in_time_order(chosen, focus, settings.same_thing_cosine, past, words)
     chosen += sorted(later.values(), key=lambda c: -c.score)[:k - len(chosen)]
     answers = replies(db, user, [c.message_id for c in chosen if c.kind == "message" and c.message_id], seen.until)
     return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4),
@@ -557,7 +559,8 @@ def _first_in_time(a: _Candidate, b: _Candidate, past: bool) -> bool:
     return a.created_at < b.created_at if past else a.created_at > b.created_at
 
 
-def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: bool) -> list[_Candidate]:
+def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: bool,
+                   asked: Iterable[str] = ()) -> list[_Candidate]:
     """Items that tell of the same thing (the parts of them that answer the question within `same` of
     each other, directly or through another; see _meanings) in
     time order, in the places they hold: "I go to the gym twice a week" (March) and "I've started going
@@ -570,11 +573,19 @@ def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: boo
             group[i] = group[group[i]]
             i = group[i]
         return i
-    for i in range(len(chosen)):
-        for j in range(i + 1, len(chosen)):
-            if _closeness(chosen[i], chosen[j], focus) >= same and (_first_in_time(chosen[i], chosen[j], past)
-                                                                   or _first_in_time(chosen[j], chosen[i], past)):
-                group[root(j)] = root(i)
+    # Of the pairs that may be put in time order (from two conversations, scoring alike), those whose
+    # answering sentences hold most of the question's words: an old value and a new one. An item in three or
+    # more such pairs is one of several events of a kind ("what engineering projects have I worked on?"),
+    # not an update: it is left where it is.
+    question = frozenset(w.rstrip("s") for w in asked)
+    framed = [question & frozenset(w.rstrip("s") for w in terms(c.focus_text or c.text)) for c in chosen]
+    orderable = {(i, j) for i in range(len(chosen)) for j in range(i + 1, len(chosen))
+                 if _first_in_time(chosen[i], chosen[j], past) or _first_in_time(chosen[j], chosen[i], past)}
+    frame = {(i, j) for i, j in orderable if len(framed[i] & framed[j]) >= max(2, SAME_FRAME * len(question))}
+    partners = [sum(i in pair for pair in frame) for i in range(len(chosen))]
+    for i, j in sorted(orderable):
+        if ((i, j) in frame and partners[i] == partners[j] == 1) or _closeness(chosen[i], chosen[j], focus) >= same:
+            group[root(j)] = root(i)
     out = list(chosen)
     members: dict[int, list[int]] = {}
     for i in range(len(chosen)):

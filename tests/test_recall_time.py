@@ -77,6 +77,26 @@ def test_of_two_tellings_the_newer_comes_first_unless_the_question_asks_about_th
     assert "twice" in texts(store, "How often do I go to the gym?", at=ASKED - timedelta(days=30))[0]
 
 
+def test_a_value_changed_in_passing_in_long_messages_comes_newest_first(tmp_path):
+    """The two tellings share the question's words but little else: each is one sentence of a longer
+    message about something else, so their sentences are not close in meaning."""
+    clock = Clock()
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        said(memory, clock, 40, "I'm planning a spring campaign for my bakery and need a posting schedule for the next "
+                                "six weeks. And by the way, I've got 1250 followers on Instagram now, so some growth "
+                                "tips would help too.")
+        said(memory, clock, 12, "Could you write a caption for a photo of our sourdough loaves fresh out of the oven? "
+                                "By the way, I keep meaning to check my follower count on Instagram - I think I'm close "
+                                "to 1300 now.")
+        said(memory, clock, 30, "What are good hashtags for a small bakery?")
+        memory.index_pending("ana")
+        clock.now = ASKED
+        now = [r.text for r in memory.recall("ana", "How many followers do I have on Instagram now?", k=3)]
+        assert "1300" in now[0] and any("1250" in t for t in now[1:]), now
+        before = [r.text for r in memory.recall("ana", "How many Instagram followers did I have before?", k=3)]
+        assert "1250" in before[0], before
+
+
 def test_a_message_telling_of_a_day_counts_for_that_day(tmp_path):
     clock = Clock()
     with Memory(tmp_path / "m.db", clock=clock) as memory:
@@ -109,6 +129,7 @@ def test_questions_about_the_past():
     assert asks_past("What was my previous personal best?")
     assert asks_past("How often did I use to go to the gym?")
     assert not asks_past("How often do I go to the gym?")
+    assert not asks_past("Where is Rachel, a colleague from my previous job, currently working?")   # asks now
 
 
 def test_the_command_line_recalls_as_of_a_time(tmp_path):
