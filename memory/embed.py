@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
 import struct
 import threading
@@ -202,7 +203,8 @@ class MiniLM:
         for qkv_w, qkv_b, o_w, o_b, norm1, i_w, i_b, f_w, f_b, norm2 in self.layers:
             qkv = (x @ qkv_w + qkv_b).reshape(n, length, 3, heads, width).transpose(2, 0, 3, 1, 4)
             q, k, v = qkv[0], qkv[1], qkv[2]                       # (n, heads, length, width)
-            scores = np.matmul(q, k.transpose(0, 1, 3, 2)) / np.sqrt(width) + bias
+            # a Python float keeps float32 (numpy's own float64 scalar would turn the rest of the pass to float64)
+            scores = np.matmul(q, k.transpose(0, 1, 3, 2)) * (1.0 / math.sqrt(width)) + bias
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)
             context = np.matmul(scores, v).transpose(0, 2, 1, 3).reshape(n * length, DIM)
