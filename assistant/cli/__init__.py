@@ -1,5 +1,5 @@
 """The front ends: `glados` (main.py: arguments, errors as one line), the voice loop (voice.py), the typed
 chat (chat.py) and `glados memory ...` (memory_commands.py)."""
-from .main import main, memory_main
+from .main import entry, main, memory_entry, memory_main
 
-__all__ = ["main", "memory_main"]
+__all__ = ["entry", "main", "memory_entry", "memory_main"]

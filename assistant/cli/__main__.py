@@ -1,6 +1,4 @@
 """`python -m assistant.cli`: the `glados` command."""
-import sys
+from .main import entry
 
-from .main import main
-
-sys.exit(main())
+entry()
