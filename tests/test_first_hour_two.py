@@ -36,7 +36,7 @@ def test_piped_facts_are_plain_columns_and_a_terminal_gets_the_table():
     while chunk := _read(master):
         shown += chunk
     os.close(master)
-    assert "│" in shown.decode() and "Leeds" in shown.decode()
+    assert "│" in shown.decode() and "Leeds" in shown.decode() and ":thumbs_up:" in shown.decode()
 
 
 def _read(fd: int) -> bytes:

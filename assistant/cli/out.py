@@ -57,12 +57,14 @@ PIPED_WIDTH = 100_000     # piped or redirected output is never cut to a termina
 
 
 def rich_table(columns: Sequence[str], rows: Sequence[Sequence[str]]):
+    """rich's table of the cells as written: a value "[b]x[/b]" or ":+1:" is shown, not read as markup."""
     from rich.table import Table
+    from rich.text import Text
     table = Table(show_edge=False, pad_edge=False)
     for column in columns:
         table.add_column(column)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     return table
 
 
