@@ -109,6 +109,11 @@ def as_asked_by(text: str, names: list[str]) -> str:
     return text
 
 
+def stems(words: Iterable[str]) -> frozenset[str]:
+    """Content words with a plural -s dropped, compared as one: "followers" and "follower"."""
+    return frozenset(w.rstrip("s") for w in words)
+
+
 def fts_query(words: list[str], joiner: str = " OR ") -> str:
     """['park', 'car'] -> '"park" OR "car"': quoted words only, so no FTS syntax gets through."""
     return joiner.join(f'"{w}"' for w in words)
@@ -154,7 +159,7 @@ class _Candidate:
     def stems(self) -> frozenset[str]:
         """Its content words, plural -s dropped (worked out once)."""
         if self._stems is None:
-            self._stems = frozenset(w.rstrip("s") for w in terms(self.text))
+            self._stems = stems(terms(self.text))
         return self._stems
 
 
@@ -577,8 +582,8 @@ def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: boo
     # answering sentences hold most of the question's words: an old value and a new one. An item in three or
     # more such pairs is one of several events of a kind ("what engineering projects have I worked on?"),
     # not an update: it is left where it is.
-    question = frozenset(w.rstrip("s") for w in asked)
-    framed = [question & frozenset(w.rstrip("s") for w in terms(c.focus_text or c.text)) for c in chosen]
+    question = stems(asked)
+    framed = [question & (stems(terms(c.focus_text)) if c.focus_text else c.stems()) for c in chosen]
     orderable = {(i, j) for i in range(len(chosen)) for j in range(i + 1, len(chosen))
                  if _first_in_time(chosen[i], chosen[j], past) or _first_in_time(chosen[j], chosen[i], past)}
     frame = {(i, j) for i, j in orderable if len(framed[i] & framed[j]) >= max(2, SAME_FRAME * len(question))}

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace, config: Config, user: str, out: Out, memory_fa
                 console.print(f"[heard {len(stats.ignored)} utterance(s), none with the wake word "
                               f"{loop.wake_phrase()!r}]", style="yellow", markup=False)
     except (STTError, TTSError, WakeError) as exc:
-        Console(stderr=True, soft_wrap=True).print(f"glados: {exc}", markup=False)
+        Out("stderr").line(f"glados: {exc}")
         return 1
     finally:
         sink.close()
@@ -107,6 +107,6 @@ def print_event(console: Console):
 def no_audio(why: str, args, config: Config, user: str, out: Out, memory_factory) -> int:
     """No microphone or speaker: say so in one line and start the typed chat (on a terminal or on piped
     lines alike); --input or --output WAV files are the other way round it."""
-    Console(stderr=True, soft_wrap=True).print(f"glados: {why}; starting the typed chat instead (glados chat; "
-                                               "or --input/--output WAV files)", markup=False, style="yellow")
+    Out("stderr").line(f"glados: {why}; starting the typed chat instead (glados chat; or --input/--output WAV files)",
+                       "yellow")
     return run_chat(args, config, user, out, memory_factory)
