@@ -44,9 +44,17 @@ ALIKE = 0.9               # two tellings of one thing are put in time order when
 SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see _score)
 TELLING = 6               # content words from which a question also tells something (see _bare)
 REPEAT = 0.9              # this close, with the same numbers, an item is the same thing said again
-# numbers, in digits or words: "twice a week" and "four times a week" are not the same thing said again
-NUMBER = re.compile(r"(?i)\d+|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-                    r"twenty|thirty|forty|fifty|hundred|thousand|half|dozen)\b")
+# numbers, in digits or words, as one: "twice a week" and "four times a week" are not the same thing said
+# again; "five engineers" and "5 engineers" say the same number
+NUMBER_WORDS = {"once": "1", "single": "1", "one": "1", "twice": "2", "two": "2", "thrice": "3", "three": "3",
+                "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
+                "eleven": "11", "twelve": "12", "dozen": "12", "twenty": "20", "thirty": "30", "forty": "40",
+                "fifty": "50", "hundred": "100", "thousand": "1000", "half": "0.5"}
+NUMBER = re.compile(r"\d+(?:[.:,]\d+)*|" + "|".join(NUMBER_WORDS))
+TOKEN = re.compile(r"[^\W_]+(?:[.:,]\d+)*")     # a word, or a number as written: "8:30", "2,000", "4.5"
+SLOT = 3                  # words either side of a number that say what it counts ("a team of 4 engineers")
+# words that qualify a number rather than say what it counts: "around 28 miles per gallon", "over 30"
+QUALIFIERS = frozenset("per around over under than more less almost nearly only least most exactly".split())
 
 
 @dataclass(frozen=True)
@@ -185,7 +193,8 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     own words are ranked (messages and notes); her reply to a recalled message comes with it as `reply`.
     An item within duplicate_cosine of one already chosen may restate it: it comes only after every
     other relevant item, one per chosen item, so a fact said four times never fills the list; one
-    said again nearly word for word (REPEAT, the same numbers) not at all.
+    said again nearly word for word (REPEAT, the same numbers) not at all. One whose answering sentence
+    tells a number the other's does not ("hoping to beat my personal best of 25:50") restates nothing.
     `counted`: word counts kept between recalls (see WordCounts); without it, counted afresh.
     Two tellings of the same thing in different conversations are in time order (see _in_time_order).
     `until`: recall as of that time (an iso() stamp): later messages and notes do not exist for it, and
@@ -249,7 +258,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             chosen[anchor], c = c, chosen[anchor]    # told again later: the newer takes the place (see _in_time_order)
         if closest >= REPEAT and _numbers(c) == _numbers(chosen[anchor]):
             continue     # said again in nearly the same words: one is enough
-        if closest >= settings.duplicate_cosine:
+        if closest >= settings.duplicate_cosine and not _numbers(c, focused=True) - _numbers(chosen[anchor], focused=True):
             later.setdefault(anchor, c)    # alike but perhaps not the same ("my sister/brother lives in Leeds")
         else:
             chosen.append(c)
@@ -554,12 +563,12 @@ def _decay(c: _Candidate, now: datetime | None, half_lives: dict[str, float | No
     return 0.5 ** (age_days / half_life)
 
 
-def _first_in_time(a: _Candidate, b: _Candidate, past: bool) -> bool:
+def _first_in_time(a: _Candidate, b: _Candidate, past: bool, alike: float = ALIKE) -> bool:
     """Whether a comes before b as two tellings of the same thing, when they are from different
-    conversations (one conversation is one telling) and score alike (ALIKE): the newer, or when the
-    question asks about the past, the older."""
+    conversations (one conversation is one telling) and score alike (the lower at least `alike` of the
+    higher): the newer, or when the question asks about the past, the older."""
     if a.session == b.session or a.session is None or b.session is None \
-            or min(a.score, b.score) < ALIKE * max(a.score, b.score):
+            or min(a.score, b.score) < alike * max(a.score, b.score):
         return False
     return a.created_at < b.created_at if past else a.created_at > b.created_at
 
@@ -570,7 +579,8 @@ def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: boo
     each other, directly or through another; see _meanings) in
     time order, in the places they hold: "I go to the gym twice a week" (March) and "I've started going
     four times a week" (May) -> May's first, as what is true now; asked about the past ("how often did
-    I go before?"), March's. Other items keep their places."""
+    I go before?"), March's. Other items keep their places. A number told again different (see _changed)
+    orders the two that tell it however far apart they score."""
     group = list(range(len(chosen)))
 
     def root(i: int) -> int:
@@ -584,9 +594,10 @@ def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: boo
     # not an update: it is left where it is.
     question = stems(asked)
     framed = [question & (stems(terms(c.focus_text)) if c.focus_text else c.stems()) for c in chosen]
-    orderable = {(i, j) for i in range(len(chosen)) for j in range(i + 1, len(chosen))
-                 if _first_in_time(chosen[i], chosen[j], past) or _first_in_time(chosen[j], chosen[i], past)}
-    frame = {(i, j) for i, j in orderable if len(framed[i] & framed[j]) >= max(2, SAME_FRAME * len(question))}
+    pairs = [(i, j) for i in range(len(chosen)) for j in range(i + 1, len(chosen))]
+    orderable = {(i, j) for i, j in pairs if _first_in_time(chosen[i], chosen[j], past) or _first_in_time(chosen[j], chosen[i], past)}
+    framing = max(2, SAME_FRAME * len(question))
+    frame = {(i, j) for i, j in orderable if len(framed[i] & framed[j]) >= framing}
     partners = [sum(i in pair for pair in frame) for i in range(len(chosen))]
     for i, j in sorted(orderable):
         if ((i, j) in frame and partners[i] == partners[j] == 1) or _closeness(chosen[i], chosen[j], focus) >= same:
@@ -599,6 +610,18 @@ def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: boo
         told = sorted((chosen[i] for i in places), key=lambda c: c.created_at, reverse=not past)
         for place, c in zip(places, told):
             out[place] = c
+    # A number told again different, of the same thing ("a team of 4 engineers" / "I now lead a team of five
+    # engineers"), is an update however far apart the two score: the two alone change places if out of order.
+    values = [_values(c) for c in chosen]
+    for i, j in pairs:
+        a, b = chosen[i], chosen[j]
+        if (i, j) in orderable or not _changed(values[i], values[j]) \
+                or not (len(framed[i] & framed[j]) >= framing or _closeness(a, b, focus) >= same):
+            continue
+        for first, then in ((a, b), (b, a)):
+            here, there = out.index(first), out.index(then)
+            if here > there and _first_in_time(first, then, past, alike=0.0):
+                out[here], out[there] = then, first
     return out
 
 
@@ -621,8 +644,43 @@ def _closeness(a: _Candidate, b: _Candidate, vectors: dict) -> float:
     return len(ta & tb) / min(len(ta), len(tb)) if min(len(ta), len(tb)) >= 2 else 0.0
 
 
-def _numbers(c: _Candidate) -> frozenset[str]:
-    return frozenset(n.lower() for n in NUMBER.findall(c.text))
+Values = list[tuple[str, frozenset[str]]]     # each number an item says, with the words about it (_values)
+
+
+def _numbers(c: _Candidate, focused: bool = False) -> frozenset[str]:
+    """The numbers it says (of the sentence that answers the question, when `focused` and one does)."""
+    return frozenset(value for value, _ in _values(c, focused))
+
+
+def _values(c: _Candidate, focused: bool = True) -> Values:
+    """Each number it says, with the content words within SLOT words of it (what it counts):
+    "I lead a team of 4 engineers" -> ("4", {lead, team, engineer})."""
+    words = TOKEN.findall(((focused and c.focus_text) or c.text)[:2000].casefold())
+    out = []
+    for n, word in enumerate(words):
+        if NUMBER.fullmatch(word):
+            near = words[max(0, n - SLOT):n] + words[n + 1:n + 1 + SLOT]
+            out.append((NUMBER_WORDS.get(word, word), stems(w for w in near if len(w) > 1 and w not in STOPWORDS
+                                                            and w not in QUALIFIERS and not NUMBER.fullmatch(w))))
+    return out
+
+
+def _changed(va: Values, vb: Values) -> bool:
+    """A number told again different, of two items' _values: a number of one and one of the other that
+    are each other's nearest counterpart (the most words about them in common, one or more) and differ.
+    "I lead a team of 4 engineers" / "I now lead a team of five engineers", "waking up around 8:30 am on
+    Saturdays" / "wake up at 7:30 am on Saturdays"; not "a 30-minute walk, and up 15 minutes earlier" /
+    "my 30-minute walk" (15's nearest is 30, but 30's is the other 30)."""
+    shared = [[len(around & about) for _, about in vb] for _, around in va]
+    for i, (x, _) in enumerate(va):
+        for j, (y, _) in enumerate(vb):
+            n = shared[i][j]
+            if not n or x == y or n < max(shared[i]) or n < max(row[j] for row in shared):
+                continue      # not each other's nearest
+            if all(vb[m][0] != x for m, count in enumerate(shared[i]) if count == n) \
+                    and all(va[m][0] != y for m, row in enumerate(shared) if row[j] == n):
+                return True   # and neither is said again as near in the other
+    return False
 
 
 def _parse_time(stamp: str) -> datetime:

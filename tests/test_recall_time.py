@@ -178,3 +178,46 @@ def test_a_short_statement_needs_no_i_to_be_the_users(tmp_path):
         kept = memory.recall("ana", question, k=1)[0].score
         memory.recall_settings = replace(memory.recall_settings, other_weight=1.0)
         assert kept == memory.recall("ana", question, k=1)[0].score
+
+
+def test_a_number_told_again_different_comes_newest_first_however_far_apart_the_two_score(tmp_path):
+    """The old telling says just the fact, in the question's words; the new one says it in passing at the
+    end of a long message about something else, so it scores far lower. A number told again different
+    about the same thing ("3 designers" / "seven designers") is an update all the same."""
+    clock = Clock()
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        said(memory, clock, 50, "I manage a team of 3 designers at the studio.")
+        said(memory, clock, 6, "Could you help me find a quiet place for a team lunch near the river, with vegetarian "
+                               "options and room for a whiteboard? We want to sketch next quarter's roadmap over food. "
+                               "Work has been hectic since I now manage a team of seven designers, which means a lot "
+                               "more reviews.")
+        said(memory, clock, 20, "I walk for 30 minutes every morning before work.")
+        said(memory, clock, 4, "Any podcasts for my 30-minute morning walk?")
+        memory.index_pending("ana")
+        clock.now = ASKED
+        now = texts(memory, "How many designers do I manage?")
+        assert "seven designers" in now[0] and any("3 designers" in t for t in now[1:]), now
+        before = texts(memory, "How many designers did I manage before?")
+        assert "3 designers" in before[0], before
+        # the same number of the same thing is not a change: the better match keeps its place
+        walks = texts(memory, "How long is my morning walk?")
+        assert "every morning" in walks[0], walks
+
+
+def test_a_near_restatement_that_tells_a_new_number_is_not_held_back(tmp_path):
+    """Two messages of one conversation nearly alike; the second also tells a new personal best. It is
+    not the first said again: it ranks as itself and, as the newer value, above the old best."""
+    clock = Clock()
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        said(memory, clock, 20, "Great news, I ran a personal best of 27:40 at the parkrun 5k this morning!")
+        clock.now = ASKED - timedelta(days=3)
+        memory.log("ana", "race", "user", "I'm getting ready for the parkrun 5k on Saturday and want a new personal "
+                                          "best. Any tips for pacing?")
+        memory.log("ana", "race", "assistant", "Start slower than you think.")
+        memory.log("ana", "race", "user", "I'm getting ready for the parkrun 5k on Saturday, hoping to beat my "
+                                          "personal best of 26:15. Any tips for pacing?")
+        memory.log("ana", "race", "assistant", "You can do it.")
+        memory.index_pending("ana")
+        clock.now = ASKED
+        found = texts(memory, "What is my personal best at the parkrun 5k?")
+        assert found.index(next(t for t in found if "26:15" in t)) < found.index(next(t for t in found if "27:40" in t)), found
