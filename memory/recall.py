@@ -69,6 +69,21 @@ class Recalled:
     score: float
     reply: str | None = None   # her answer to it (the exchange's other half), as context, never ranked alone
     since: tuple["Since", ...] = ()   # values it (or her reply) states that are no longer believed (see since)
+    focus: str | None = None   # the sentence of it that answers the query best, when one did (see _meanings)
+
+    def excerpt(self, max_chars: int) -> str:
+        """Its text on one line, at most max_chars: the start, and when the sentence that answers the query
+        lies beyond that, the sentence after an ellipsis ("That's a great list! I think I'll go with the
+        hike … I now lead a team of five engineers"), so a value said in passing reaches whoever reads it."""
+        text = " ".join(self.text.split())
+        if len(text) <= max_chars:
+            return text
+        focus = " ".join(self.focus.split()) if self.focus else ""
+        at = text.find(focus)
+        if not focus or 0 <= at and at + len(focus) <= max_chars:
+            return text[:max_chars]
+        focus = focus[:max_chars * 2 // 3]
+        return f"{text[:max_chars - len(focus) - 3].rstrip()} … {focus}"
 
 
 def estimate_tokens(text: str) -> int:
@@ -266,7 +281,8 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     chosen += sorted(later.values(), key=lambda c: -c.score)[:k - len(chosen)]
     answers = replies(db, user, [c.message_id for c in chosen if c.kind == "message" and c.message_id], seen.until)
     return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4),
-                     answers[c.message_id][1] if c.kind == "message" and c.message_id in answers else None)
+                     answers[c.message_id][1] if c.kind == "message" and c.message_id in answers else None,
+                     focus=c.focus_text or None)
             for c in chosen]
 
 

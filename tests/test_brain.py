@@ -187,6 +187,28 @@ def test_tool_call_round_trip(mem, config):
     assert sum(isinstance(e, ToolUsed) for e in events) == 2 and brain.stats.tool_calls == 2
 
 
+def test_a_value_said_in_passing_at_the_end_of_a_long_message_reaches_the_request(mem, config, clock):
+    """A long message is cut for the prompt; when the sentence that answers lies past the cut, the request
+    (and the recall tool's result) carries the start and that sentence."""
+    told = ("That's a great list, thank you! I think we'll go with the group hike on the coast path, since everyone "
+            "liked the idea of a picnic at the top and the weather looks kind for Saturday. Do you know whether the "
+            "car park there fills up early at weekends, and whether dogs are allowed on the trail in summer? We might "
+            "bring two, both of them very muddy by the end of any walk. I've been enjoying my role as lead engineer lately, especially the part where I now manage "
+            "a team of seven engineers, and I'm excited to see how they grow.")
+    assert len(told) > 500
+    mem.log("ada", "earlier", "user", told)
+    mem.log("ada", "earlier", "assistant", "Go early.")
+    mem.index_pending("ada")
+    clock.advance(minutes=60)
+    llm = ScriptedLLM().enqueue("Seven. Try not to lose any.")
+    brain_for(mem, llm, config).turn("How many engineers do I manage?")
+    carried = "\n".join(m["content"] for m in llm.requests[0][:-1])
+    assert "That's a great list" in carried and "seven engineers" in carried
+    tools = ScriptedLLM(tools=True)
+    tools.enqueue("", tool_calls=[ToolCall("memory_recall", {"query": "how many engineers do I manage"})]).enqueue("Seven.")
+    brain_for(mem, tools, config).turn("search my memories: how many engineers do I manage?")
+    assert "seven engineers" in [m for m in tools.requests[1] if m["role"] == "tool"][0]["content"]
+
 def test_tools_see_only_their_user(mem, config):
     mem.observe("bob", "remember that bob's secret is swordfish")
     llm = ScriptedLLM(tools=True)

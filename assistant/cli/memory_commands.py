@@ -138,18 +138,21 @@ RECALL_SHOWN = 300      # characters of each recalled item printed (--json gives
 
 
 def recall_line(r: Recalled) -> str:
-    """One recalled item, its text cut to RECALL_SHOWN characters, with her reply to it on the next line."""
+    """One recalled item, its text cut to RECALL_SHOWN characters (keeping the sentence that answered: see
+    Recalled.excerpt), with her reply to it on the next line."""
     where = f"session {r.session}" if r.session else "note"
     from memory import describe_changes     # what changed since: loaded by the commands that show it
     changed = f" {describe_changes(r.since)}" if r.since else ""
-    line = f"[{r.created_at[:16]} {where}] {r.role}: {_shown(r.text)}{changed}"
+    line = f"[{r.created_at[:16]} {where}] {r.role}: {_shown(r.text, r.excerpt(RECALL_SHOWN))}{changed}"
     return line + (f"\n    her reply: {_shown(r.reply)}" if r.reply else "")
 
 
-def _shown(text: str) -> str:
+def _shown(text: str, excerpt: str | None = None) -> str:
     text = " ".join(printable(text).split())
-    cut = f" … (+{len(text) - RECALL_SHOWN:,} characters; --json for all)" if len(text) > RECALL_SHOWN else ""
-    return text[:RECALL_SHOWN] + cut
+    if len(text) <= RECALL_SHOWN:
+        return text
+    shown = printable(excerpt) if excerpt else text[:RECALL_SHOWN]
+    return f"{shown} … ({len(text):,} characters in all; --json for all)"
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

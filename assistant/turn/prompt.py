@@ -56,7 +56,7 @@ def recalled_line(r: Recalled, max_chars: int = 300) -> str:
     said_on = date.fromisoformat(r.created_at[:10])
     speaker = "the user" if r.role == "user" else "you"
     what = "asked you to remember" if r.kind == "note" else "said"
-    text = " ".join(r.text.split())[:max_chars]
+    text = r.excerpt(max_chars)
     line = f"- On {say_day(said_on)} {speaker} {what}: {json.dumps(text, ensure_ascii=False)}"
     days = [f"{d.phrase} = {'about ' if d.about else ''}{say_day(d.day)}" for d in resolve_dates(text, said_on)]
     if days:

@@ -51,7 +51,7 @@ def run(memory: Memory, user: str, call: ToolCall, recall_k: int = 3, message_id
             return json.dumps({"ok": True, "changes": [c.__dict__ for c in changes]})
         if call.name == "memory_recall":
             found = memory.recall(user, str(args.get("query") or ""), k=recall_k)
-            return json.dumps({"results": [{"when": r.created_at[:10], "role": r.role, "text": r.text[:500],
+            return json.dumps({"results": [{"when": r.created_at[:10], "role": r.role, "text": r.excerpt(500),
                                             **({"changed": describe_changes(r.since)} if r.since else {})}
                                            for r in found]})
         if call.name == "memory_pin":
