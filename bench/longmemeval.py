@@ -20,6 +20,9 @@ the whole store, as recall did before it took `at`.)
 - updates (knowledge-update questions whose evidence spans two or more times): the newest evidence
   ranks above the oldest, or, where the question asks about the past ("before", "previous",
   "originally"), the oldest above the newest. Unranked counts as below everything.
+- the answer's words in the prompt line: of the evidence among the first `memory.recall_k` whose text
+  holds the answer's first three words or numbers, how often the line the prompt carries for it
+  (`recalled_line`, cut to 300 characters) holds them too.
 - Baselines over the same user's own turns, in the same run: Okapi BM25 (k1 1.2, b 0.75, non-negative
   idf, lowercase word tokens, recall's stop words), cosine with the same MiniLM model over each whole
   turn (256 word pieces, as sentence-transformers reads it), and their reciprocal-rank fusion (k = 60).
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import sys
 import tempfile
 import time
@@ -46,6 +50,7 @@ from rich.table import Table  # noqa: E402
 import locomo as L  # noqa: E402
 from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
+from assistant.turn.prompt import recalled_line  # noqa: E402
 from memory import Memory  # noqa: E402
 from memory.api import iso  # noqa: E402
 from memory.dates import asks_past  # noqa: E402
@@ -53,6 +58,7 @@ from memory.dates import asks_past  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "longmemeval"
 METHODS = ("glados", "BM25", "cosine", "RRF")
+RECALL_K = load_config(None).memory.recall_k     # items recalled into a request, as shipped
 
 
 def split(name: str) -> list[Path]:
@@ -153,6 +159,7 @@ def run(files: list[Path], folder: Path, settings, console: Console, misses: int
     scores = {m: Scores() for m in METHODS}
     noise = {"abstention": [0, 0], "another's": [0, 0]}      # items in the top 5, questions
     indexed, index_s, recall_s, missed, late = 0, 0.0, [], [], 0
+    prompt = [0, 0]     # evidence among the first 3 whose text holds the answer's words: those words in its prompt line, all
     items = [read(f) for f in files]
     items = [i for i in items if not kinds or i["question_type"] in kinds]
     for n, item in enumerate(items):
@@ -185,6 +192,12 @@ def run(files: list[Path], folder: Path, settings, console: Console, misses: int
             kind, past = item["question_type"], asks_past(question)
             wanted = set(item["answer_session_ids"])
             scores["glados"].rows.append(score(kind, got, evidence, sessions, wanted, past))
+            for r in found[:RECALL_K]:
+                said = [w for w in answer_words(item["answer"]) if w in r.text.lower()]
+                if int(r.id) in evidence and said:
+                    line = recalled_line(r).lower()
+                    prompt[0] += all(w in line for w in said)
+                    prompt[1] += 1
             model = memory._load_model()
             vectors = _whole(model, [m["text"] for _, m in stored], folder / f"lme-{item['question_id']}.npy")[by_then]
             by_words = L.ranked(L.BM25([m["text"] for _, m in own]).scores(question), 20)
@@ -200,7 +213,12 @@ def run(files: list[Path], folder: Path, settings, console: Console, misses: int
         noise["another's"][1] += 1
         memory.close()
     return {"scores": scores, "noise": noise, "indexed": indexed, "index_s": index_s, "recall_s": recall_s,
-            "missed": missed, "questions": len(items), "late": late}
+            "missed": missed, "questions": len(items), "late": late, "prompt": prompt}
+
+
+def answer_words(answer) -> list[str]:
+    """The answer's first three words or numbers that can be looked for in a text ("25:50", "Premier")."""
+    return [w.lower() for w in re.findall(r"[A-Za-z0-9:]+", str(answer)) if len(w) > 2 or w.isdigit()][:3]
 
 
 def _recall(memory: Memory, question: str, k: int, at: datetime, cut: bool) -> list:
@@ -248,6 +266,9 @@ def tables(result: dict, title: str) -> list[Table]:
                  str(result["late"]), "", "", "")
     rest.add_row("updates: the wanted evidence first (newest, or oldest when asked about the past)",
                  *(f"{a}/{b}" for a, b in (scores[m].updates() for m in METHODS)))
+    reached, had = result["prompt"]
+    rest.add_row(f"the answer's words in the prompt line (of evidence among the first {RECALL_K} holding them)",
+                 f"{reached}/{had}", "", "", "")
     for name, (items, asked) in result["noise"].items():
         rest.add_row(f"{name} questions: items in the top 5 (per question)", f"{items / max(1, asked):.2f} ({asked})",
                      "", "", "")
