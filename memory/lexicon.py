@@ -288,6 +288,9 @@ atheist racist pacifist minimalist idealist environmentalist activist humanist n
 NOT_JOB_OPENERS = set("""not no never married engaged dating bit little lot huge big good bad great avid keen
 passionate enthusiastic massive true total real die-hard diehard lifelong native fellow proud""".split())
 AGENT_NOUN = re.compile(r"(?:er|or|ist|ician|arian|eer|man|woman|smith|wright|grapher|ologist|ess)$", F)
+# after a word in -ing, these start the verb's object, not an occupation: "seeing a therapist", "seeing
+# dr okafor", "helping my teacher" (but "marketing manager", "nursing assistant" are jobs)
+OBJECT_OPENERS = set("a an the my your his her their our this that some dr dr. mr mr. mrs mrs. ms ms.".split())
 
 
 def as_occupation(phrase: str) -> str | None:
@@ -296,6 +299,8 @@ def as_occupation(phrase: str) -> str | None:
     phrase = ARTICLE.sub("", trim(phrase)).strip()
     words = phrase.lower().split()
     if not words or len(words) > 4 or words[0] in NOT_JOB_OPENERS:
+        return None
+    if len(words) > 1 and words[0].endswith("ing") and words[1] in OBJECT_OPENERS:
         return None
     if len(words) > 1 and words[-1] in ("major", "minor"):
         return " ".join(words[:-1]) + " student"      # "an economics major" studies economics

@@ -551,6 +551,8 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I became a firefighter last year.", ["+ job=firefighter"]),
     ("I'm a history major.", ["+ job=history student"]),
     ("I'm a hair stylist for dogs.", ["+ job=hair stylist"]),
+    ("I'm seeing a therapist about it.", []),                 # a verb and its object, not an occupation
+    ("I switched dentists, I'm now seeing Dr Okafor near the station.", []),
     ("I love hiking but hate running.", ["+ likes=hiking", "+ dislikes=running"]),
     ("I like jazz and play the piano.", ["+ likes=jazz"]),
     ("i enjoy cooking and love baking", ["+ likes=cooking", "+ likes=baking"]),
