@@ -80,7 +80,7 @@ class Recalled:
             return text
         focus = " ".join(self.focus.split()) if self.focus else ""
         at = text.find(focus)
-        if not focus or 0 <= at and at + len(focus) <= max_chars:
+        if not focus or (0 <= at and at + len(focus) <= max_chars):
             return text[:max_chars]
         focus = focus[:max_chars * 2 // 3]
         return f"{text[:max_chars - len(focus) - 3].rstrip()} … {focus}"
@@ -273,7 +273,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             chosen[anchor], c = c, chosen[anchor]    # told again later: the newer takes the place (see _in_time_order)
         if closest >= REPEAT and _numbers(c) == _numbers(chosen[anchor]):
             continue     # said again in nearly the same words: one is enough
-        if closest >= settings.duplicate_cosine and not _numbers(c, focused=True) - _numbers(chosen[anchor], focused=True):
+        if closest >= settings.duplicate_cosine and not _tells_more(c, chosen[anchor]):
             later.setdefault(anchor, c)    # alike but perhaps not the same ("my sister/brother lives in Leeds")
         else:
             chosen.append(c)
@@ -611,7 +611,8 @@ def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: boo
     question = stems(asked)
     framed = [question & (stems(terms(c.focus_text)) if c.focus_text else c.stems()) for c in chosen]
     pairs = [(i, j) for i in range(len(chosen)) for j in range(i + 1, len(chosen))]
-    orderable = {(i, j) for i, j in pairs if _first_in_time(chosen[i], chosen[j], past) or _first_in_time(chosen[j], chosen[i], past)}
+    orderable = {(i, j) for i, j in pairs
+                 if _first_in_time(chosen[i], chosen[j], past) or _first_in_time(chosen[j], chosen[i], past)}
     framing = max(2, SAME_FRAME * len(question))
     frame = {(i, j) for i, j in orderable if len(framed[i] & framed[j]) >= framing}
     partners = [sum(i in pair for pair in frame) for i in range(len(chosen))]
@@ -666,6 +667,12 @@ Values = list[tuple[str, frozenset[str]]]     # each number an item says, with t
 def _numbers(c: _Candidate, focused: bool = False) -> frozenset[str]:
     """The numbers it says (of the sentence that answers the question, when `focused` and one does)."""
     return frozenset(value for value, _ in _values(c, focused))
+
+
+def _tells_more(c: _Candidate, other: _Candidate) -> bool:
+    """Its answering sentence says a number the other's does not ("hoping to beat my personal best of
+    25:50" beside "I'm getting ready for the 5K"): not a restatement of it."""
+    return bool(_numbers(c, focused=True) - _numbers(other, focused=True))
 
 
 def _values(c: _Candidate, focused: bool = True) -> Values:
