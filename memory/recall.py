@@ -53,6 +53,7 @@ NUMBER_WORDS = {"once": "1", "single": "1", "one": "1", "twice": "2", "two": "2"
 NUMBER = re.compile(r"\d+(?:[.:,]\d+)*|" + "|".join(NUMBER_WORDS))
 TOKEN = re.compile(r"[^\W_]+(?:[.:,]\d+)*")     # a word, or a number as written: "8:30", "2,000", "4.5"
 SLOT = 3                  # words either side of a number that say what it counts ("a team of 4 engineers")
+MAX_VALUES = 20           # numbers of one item compared with another's (a pasted table is not, number by number)
 # words that qualify a number rather than say what it counts: "around 28 miles per gallon", "over 30"
 QUALIFIERS = frozenset("per around over under than more less almost nearly only least most exactly".split())
 
@@ -666,7 +667,8 @@ Values = list[tuple[str, frozenset[str]]]     # each number an item says, with t
 
 def _numbers(c: _Candidate, focused: bool = False) -> frozenset[str]:
     """The numbers it says (of the sentence that answers the question, when `focused` and one does)."""
-    return frozenset(value for value, _ in _values(c, focused))
+    words = TOKEN.findall(((focused and c.focus_text) or c.text).casefold())
+    return frozenset(NUMBER_WORDS.get(w, w) for w in words if NUMBER.fullmatch(w))
 
 
 def _tells_more(c: _Candidate, other: _Candidate) -> bool:
@@ -685,6 +687,8 @@ def _values(c: _Candidate, focused: bool = True) -> Values:
             near = words[max(0, n - SLOT):n] + words[n + 1:n + 1 + SLOT]
             out.append((NUMBER_WORDS.get(word, word), stems(w for w in near if len(w) > 1 and w not in STOPWORDS
                                                             and w not in QUALIFIERS and not NUMBER.fullmatch(w))))
+            if len(out) == MAX_VALUES:
+                break
     return out
 
 
