@@ -159,7 +159,7 @@ def run(files: list[Path], folder: Path, settings, console: Console, misses: int
     scores = {m: Scores() for m in METHODS}
     noise = {"abstention": [0, 0], "another's": [0, 0]}      # items in the top 5, questions
     indexed, index_s, recall_s, missed, late = 0, 0.0, [], [], 0
-    prompt = [0, 0]     # evidence among the first 3 whose text holds the answer's words: those words in its prompt line, all
+    prompt = [0, 0]     # of the evidence among the first RECALL_K holding the answer's words: in its prompt line, all
     items = [read(f) for f in files]
     items = [i for i in items if not kinds or i["question_type"] in kinds]
     for n, item in enumerate(items):

@@ -668,7 +668,7 @@ Values = list[tuple[str, frozenset[str]]]     # each number an item says, with t
 def _numbers(c: _Candidate, focused: bool = False) -> frozenset[str]:
     """The numbers it says (of the sentence that answers the question, when `focused` and one does)."""
     words = TOKEN.findall(((focused and c.focus_text) or c.text).casefold())
-    return frozenset(NUMBER_WORDS.get(w, w) for w in words if NUMBER.fullmatch(w))
+    return frozenset(n for n in map(_as_number, words) if n)
 
 
 def _tells_more(c: _Candidate, other: _Candidate) -> bool:
@@ -677,16 +677,22 @@ def _tells_more(c: _Candidate, other: _Candidate) -> bool:
     return bool(_numbers(c, focused=True) - _numbers(other, focused=True))
 
 
-def _values(c: _Candidate, focused: bool = True) -> Values:
-    """Each number it says, with the content words within SLOT words of it (what it counts):
-    "I lead a team of 4 engineers" -> ("4", {lead, team, engineer})."""
-    words = TOKEN.findall(((focused and c.focus_text) or c.text)[:2000].casefold())
+def _as_number(word: str) -> str | None:
+    """A token as a number, digits and words alike ("five" -> "5", "8:30" as written); None for a word."""
+    return NUMBER_WORDS.get(word, word) if NUMBER.fullmatch(word) else None
+
+
+def _values(c: _Candidate) -> Values:
+    """Each number its answering sentence says (its text when none did), with the content words within
+    SLOT words of it (what it counts): "I lead a team of 4 engineers" -> ("4", {lead, team, engineer})."""
+    words = TOKEN.findall((c.focus_text or c.text)[:2000].casefold())
     out = []
     for n, word in enumerate(words):
-        if NUMBER.fullmatch(word):
+        value = _as_number(word)
+        if value:
             near = words[max(0, n - SLOT):n] + words[n + 1:n + 1 + SLOT]
-            out.append((NUMBER_WORDS.get(word, word), stems(w for w in near if len(w) > 1 and w not in STOPWORDS
-                                                            and w not in QUALIFIERS and not NUMBER.fullmatch(w))))
+            out.append((value, stems(w for w in near if len(w) > 1 and w not in STOPWORDS
+                                     and w not in QUALIFIERS and not _as_number(w))))
             if len(out) == MAX_VALUES:
                 break
     return out
