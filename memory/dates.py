@@ -90,10 +90,14 @@ RELATIVE = _lazy(
     rf"|(?<!most )(?<!more )(?P<lately>recently|the other day))\b", re.IGNORECASE)
 RECENT_DAYS = 21   # "recently": the last three weeks
 # A question about how things were before a change, not how they are: "what was my previous personal best?"
+# ("in the past few months" names a recent span, not a time before a change)
 PAST = _lazy(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|"
-             r"last time|first time|in the past|back then)\b", re.IGNORECASE)
+             r"last time|first time|in the past(?!\s+(?:few|couple|several|\d+|one|two|three|four|five|six|seven|"
+             r"eight|nine|ten|day|week|month|year)\b)|back then)\b", re.IGNORECASE)
 # ...unless it asks how things are now: "where is Rachel, a colleague from my previous job, currently working?"
 NOW = _lazy(r"\b(?:now|currently|current|these days|at the moment|at present|nowadays)\b", re.IGNORECASE)
+# A clause that only places the question in time: "... before I got the current status?" asks about then
+PLACED = _lazy(r"\b(?:before|after|until|since)\b[^,;.?!]*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -146,8 +150,10 @@ def asked_about(text: str, today: date | None = None) -> Window | None:
 def asks_past(text: str) -> bool:
     """Whether a question asks how things were before a change ("what did I use to...?", "my
     previous...", "at first"), rather than how they are now (a question that says "now" or "currently"
-    asks the present, whatever else it names from before)."""
-    return bool(PAST().search(text[:2000])) and not NOW().search(text[:2000])
+    asks the present, whatever else it names from before; one said only in a clause that places the
+    question in time does not: "my previous status, before I got the current one?" asks about then)."""
+    text = text[:2000]
+    return bool(PAST().search(text)) and not NOW().search(PLACED().sub(" ", text))
 
 
 def _relative(m: re.Match, today: date) -> Window:

@@ -130,6 +130,24 @@ def test_questions_about_the_past():
     assert asks_past("How often did I use to go to the gym?")
     assert not asks_past("How often do I go to the gym?")
     assert not asks_past("Where is Rachel, a colleague from my previous job, currently working?")   # asks now
+    # "current" only in the clause that places the question in time: it still asks about then
+    assert asks_past("What was my old phone plan, before I switched to the current one?")
+    assert not asks_past("How many films have I watched in the past few weeks?")   # a recent span, not a change
+
+
+def test_a_question_about_the_value_before_the_current_one_gets_the_older_first(tmp_path):
+    clock = Clock()
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        said(memory, clock, 60, "I'm a Silver member at the climbing gym, which gets me two guest passes a month.")
+        said(memory, clock, 20, "Can you suggest a quick pasta recipe for weeknights?")
+        said(memory, clock, 5, "Good news: the climbing gym just moved me up to Gold membership, so I get four "
+                               "guest passes a month now.")
+        memory.index_pending("ana")
+        clock.now = ASKED
+        then = memory.recall("ana", "What was my previous membership level at the climbing gym, before I got the "
+                                    "current one?", k=3)
+        now = memory.recall("ana", "What membership level do I have at the climbing gym now?", k=3)
+    assert "Silver" in then[0].text and "Gold" in now[0].text
 
 
 def test_the_command_line_recalls_as_of_a_time(tmp_path):
