@@ -40,6 +40,8 @@ NEWEST_SCORED = 150       # messages scored when even the rarest query word is i
 UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
 SAME_FRAME = 0.5          # answering sentences that both hold this share of the question's words (two or more)
                           # tell of one thing: "I've got 1250 followers on Instagram now" / "close to 1300 now"
+TELLS_DAY = 0.5           # a message that tells of a day asked about ("I sowed carrots this morning") counts this
+                          # much more than one only said then
 ALIKE = 0.9               # two tellings of one thing are put in time order when the lower score is this share of the higher
 SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see _score)
 TELLING = 6               # content words from which a question also tells something (see _bare)
@@ -645,9 +647,11 @@ def _in_time_order(chosen: list[_Candidate], focus: dict, same: float, past: boo
 
 def _when(c: _Candidate, named: Window) -> float:
     """How much it is of the days asked about (see Window.weight): said then, or telling of then ("I did
-    the charity walk last Saturday", said on a Monday, tells of that Saturday)."""
+    the charity walk last Saturday", said on a Monday, tells of that Saturday). Telling counts TELLS_DAY
+    more: of two things said on the day, the one that says it happened then is about it."""
     said = date.fromisoformat(c.created_at[:10])
-    return max([named.weight(said)] + [named.weight(r.day) for r in resolve(c.text, said)])
+    told = max((named.weight(r.day) for r in resolve(c.text, said)), default=0.0)
+    return max(named.weight(said), told) + TELLS_DAY * told
 
 
 def _closeness(a: _Candidate, b: _Candidate, vectors: dict) -> float:

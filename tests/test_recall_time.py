@@ -135,6 +135,20 @@ def test_questions_about_the_past():
     assert not asks_past("How many films have I watched in the past few weeks?")   # a recent span, not a change
 
 
+def test_of_two_things_said_on_the_day_asked_about_the_one_that_says_it_happened_then_comes_first(tmp_path):
+    """Both were said two weeks ago; one shares the question's word, the other says what was done that day."""
+    clock = Clock()
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        said(memory, clock, 30, "I finally bought a proper pair of gardening gloves.")
+        said(memory, clock, 14.2, "Gardening magazines are my favourite thing to read; I love gardening.")
+        said(memory, clock, 14.1, "Any tips for keeping slugs off lettuce? I sowed a new row of carrots this morning.")
+        said(memory, clock, 3, "My gardening club meets on Thursdays now.")
+        memory.index_pending("ana")
+        clock.now = ASKED
+        found = memory.recall("ana", "What gardening thing did I do two weeks ago?", k=3)
+    assert "carrots" in found[0].text
+
+
 def test_a_question_about_the_value_before_the_current_one_gets_the_older_first(tmp_path):
     clock = Clock()
     with Memory(tmp_path / "m.db", clock=clock) as memory:
