@@ -58,7 +58,7 @@ class RecallConfig:
     question_weight: Annotated[float, doc("an earlier question's score is multiplied by this: it matches, but answers nothing", ge=0, le=1)] = 0.7
     context_weight: Annotated[float, doc("her message matching the question passes this share of its match to your answer to it", ge=0, le=1)] = 0.6
     continuation_weight: Annotated[float, doc("a match passes this share of its relevance to the next thing you said after her reply", ge=0, le=1)] = 0.8
-    date_weight: Annotated[float, doc("added for what you said on, or told of, the days a question names (\"on July 12, 2022\", \"two weeks ago\")", ge=0, le=5)] = 0.3
+    date_weight: Annotated[float, doc("added for what you said on the days a question names (\"on July 12, 2022\", \"two weeks ago\"); half again for what tells of them (\"I did it today\")", ge=0, le=5)] = 0.3
     crowding_weight: Annotated[float, doc("a message that sounds like many of yours (chatter) loses this times how much; 0: plain cosine", ge=0, le=5)] = 0.5
     half_life_days: Annotated[dict[str, float | None], doc("days for a message's weight to halve, by what it is about; null: never fades")] = \
         field(default_factory=lambda: dict(HALF_LIVES))
