@@ -89,6 +89,9 @@ RELATIVE = _lazy(
     rf"|(?:in|during|back in|since|of)\s+(?P<month>{'|'.join(MONTHS)})\b(?!\s*,?\s*\d)"
     rf"|(?<!most )(?<!more )(?P<lately>recently|the other day))\b", re.IGNORECASE)
 RECENT_DAYS = 21   # "recently": the last three weeks
+# A question that asks when something happened, or which came first: what answers it dates what it tells
+WHEN = _lazy(r"\b(?:when|ago|most recently|earliest|latest|in what order|the order|how many (?:days|weeks|months|"
+             r"years)|(?:what|which) (?:date|day|month|year)|first(?=\s*[,?]))\b", re.IGNORECASE)
 # A question about how things were before a change, not how they are: "what was my previous personal best?"
 # ("in the past few months" names a recent span, not a time before a change)
 PAST = _lazy(r"\b(?:before|previous(?:ly)?|originally|used to|did (?:i|you|we) use to|at first|initially|formerly|"
@@ -145,6 +148,12 @@ def asked_about(text: str, today: date | None = None) -> Window | None:
         return Window(date(year, month, 1), _month_end(year, month), MONTH_SLACK)
     m = RELATIVE().search(text[:2000]) if today is not None else None
     return _relative(m, today) if m else None
+
+
+def asks_when(text: str) -> bool:
+    """Whether a question asks when something happened or in what order ("when did I...?", "how many days
+    ago...?", "which did I do first, A or B?"), rather than what."""
+    return bool(WHEN().search(text[:2000]))
 
 
 def asks_past(text: str) -> bool:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import re   # the standard module: reading memories must not load the rules' `regex`
 
-from .dates import Window, asked_about, asks_past, resolve
+from .dates import Window, asked_about, asks_past, asks_when, resolve
 from .settings import RecallSettings
 from .text import SENTENCE_END, pieces
 
@@ -40,6 +40,8 @@ NEWEST_SCORED = 150       # messages scored when even the rarest query word is i
 UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
 SAME_FRAME = 0.5          # answering sentences that both hold this share of the question's words (two or more)
                           # tell of one thing: "I've got 1250 followers on Instagram now" / "close to 1300 now"
+TELLS_WHEN = 0.15         # asked when (or which came first), with no day named: a message that dates what it tells
+                          # ("I took the train to see them today") has its relevance x (1 + this)
 TELLS_DAY = 0.5           # a message that tells of a day asked about ("I sowed carrots this morning") counts this
                           # much more than one only said then
 ALIKE = 0.9               # two tellings of one thing are put in time order when the lower score is this share of the higher
@@ -235,6 +237,7 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     past = asks_past(text)        # "what was my previous personal best?": the older of two tellings first
     # "what did I do on 12 July 2022?", "two weeks ago" (read against when it is asked)
     named = asked_about(text, moment.date() if moment else None) if settings.date_weight else None
+    dated = not named and asks_when(text)     # "when did I...?": the telling that dates it answers
     vectors: dict = {}
     focus: dict = {}        # message id -> the reading of it nearest the query (see _meanings)
     if meaning:
@@ -244,13 +247,13 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         _add_messages(db, user, [m for m in near if str(m) not in found], seen, found)
         _meanings(db, user, index, query, list(found.values()), settings, vectors, focus)
     for c in found.values():
-        _score(c, query, named, moment, settings, about_user)
+        _score(c, query, named, moment, settings, about_user, dated)
     if settings.continuation_weight:     # the user's next message after a match may carry on its subject
         pairs, added = _continued(db, user, found, seen)
         if added and meaning:
             _meanings(db, user, index, query, added, settings, vectors, focus)
         for c in added:
-            _score(c, query, named, moment, settings, about_user)
+            _score(c, query, named, moment, settings, about_user, dated)
         for source, answer in pairs:
             passed = settings.continuation_weight * source.relevance
             passed *= settings.question_weight ** asks(answer.text)
@@ -339,11 +342,13 @@ def _meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "n
 
 
 def _score(c: _Candidate, query: "np.ndarray | None", named: Window | None,
-           moment: datetime | None, settings: RecallSettings, about_user: bool = False) -> None:
+           moment: datetime | None, settings: RecallSettings, about_user: bool = False,
+           dated: bool = False) -> None:
     """Its relevance (meaning and words, less for an earlier question, less when a question about the
     user is matched by one sentence of a longer text that says nothing of them: "how many doctors did I
     visit?" and a pasted "Our doctors are available Monday to Friday"; more in the days asked about: said then, or
-    saying it happened then) and its score (relevance x decay)."""
+    saying it happened then; more, asked when with no day named, when it dates what it tells) and its score
+    (relevance x decay)."""
     if query is None:
         base = c.words
     else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
@@ -355,6 +360,8 @@ def _score(c: _Candidate, query: "np.ndarray | None", named: Window | None,
     when = _when(c, named) if named else 0.0
     c.on_day = when > 0
     base += settings.date_weight * when       # said in the days the question names, or telling of them
+    if dated and resolve(c.text, date.fromisoformat(c.created_at[:10])):
+        base *= 1 + TELLS_WHEN     # asked when, and it says when ("...I took the train to see them today")
     c.relevance, c.score = base, base * _decay(c, moment, settings.half_life_days)
 
 

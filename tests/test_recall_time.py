@@ -8,7 +8,7 @@ import pytest
 
 from memory import Memory
 from memory.api import iso
-from memory.dates import Window, asked_about, asks_past
+from memory.dates import Window, asked_about, asks_past, asks_when
 from tests.conftest import glados
 
 ASKED = datetime(2023, 5, 20, 14, 0, tzinfo=timezone.utc)     # a Saturday
@@ -147,6 +147,34 @@ def test_of_two_things_said_on_the_day_asked_about_the_one_that_says_it_happened
         clock.now = ASKED
         found = memory.recall("ana", "What gardening thing did I do two weeks ago?", k=3)
     assert "carrots" in found[0].text
+
+
+def test_asked_when_the_message_that_dates_the_event_comes_before_one_that_only_mentions_it(tmp_path):
+    """One conversation (so no time order between them): a general remark that shares more of the question's
+    words, and the telling that says when."""
+    clock = Clock()
+    with Memory(tmp_path / "m.db", clock=clock) as memory:
+        said(memory, clock, 30, "Can you suggest a quick pasta recipe for weeknights?")
+        clock.now = ASKED - timedelta(days=12)
+        for text in ("My arms are so sore, I went to the climbing wall with Sam yesterday.",
+                     "Climbing is great exercise, and the wall in town has a friendly crowd."):
+            memory.log("ana", "gym", "user", text)
+            memory.log("ana", "gym", "assistant", "Noted.")
+        said(memory, clock, 5, "I'm thinking about buying my own climbing shoes.")
+        memory.index_pending("ana")
+        clock.now = ASKED
+        when = memory.recall("ana", "When did I go to the climbing wall?", k=3)
+        what = memory.recall("ana", "What do I think of the climbing wall?", k=3)
+    assert "yesterday" in when[0].text
+    assert "yesterday" not in what[0].text       # a question that does not ask when is unchanged
+
+
+def test_questions_that_ask_when():
+    assert asks_when("When did I go to the climbing wall?")
+    assert asks_when("How many days ago did I repaint the fence?")
+    assert asks_when("Which did I buy first, the kettle or the toaster?")
+    assert not asks_when("What was my first car?")                  # "first" of a kind, not of an order
+    assert not asks_when("Where do I keep my bike?")
 
 
 def test_a_question_about_the_value_before_the_current_one_gets_the_older_first(tmp_path):
