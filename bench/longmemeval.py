@@ -17,9 +17,10 @@ the whole store, as recall did before it took `at`.)
   sessions of the first k; MRR over the top 10. Abstention questions (`_abs`) have no evidence: what is
   recalled for them is counted as noise (items in the top 5), as is what recalls for the next question
   of the split asked of this store (another person's question).
-- updates (knowledge-update questions whose evidence spans two or more times): the newest evidence
-  ranks above the oldest, or, where the question asks about the past ("before", "previous",
-  "originally"), the oldest above the newest. Unranked counts as below everything.
+- updates (knowledge-update questions whose evidence spans two or more times), in two rows: where the
+  question asks the current value, the newest evidence ranks above the oldest (issue 48's target); where
+  it asks about the past ("before", "previous", "originally"; `dates.asks_past`), the oldest above the
+  newest. Unranked counts as below everything.
 - the answer's words in the prompt line: of the evidence among the first `memory.recall_k` whose text
   holds the answer's first three words or numbers, how often the line the prompt carries for it
   (`recalled_line`, cut to 300 characters) holds them too.
@@ -112,6 +113,7 @@ class Row:
     ranks: list[int]              # 0-based ranks of evidence turns found
     sessions: list[int]           # 0-based ranks of items from evidence sessions
     newest_first: bool | None = None   # updates only: the wanted one of newest / oldest evidence first
+    past: bool = False                 # updates only: the question asks about the past (the oldest is wanted)
 
 
 @dataclass
@@ -133,8 +135,8 @@ class Scores:
         rows = self.of(kind)
         return sum(1 / (r.ranks[0] + 1) for r in rows if r.ranks and r.ranks[0] < 10) / max(1, len(rows))
 
-    def updates(self) -> tuple[int, int]:
-        judged = [r.newest_first for r in self.rows if r.newest_first is not None]
+    def updates(self, past: bool) -> tuple[int, int]:
+        judged = [r.newest_first for r in self.rows if r.newest_first is not None and r.past == past]
         return sum(judged), len(judged)
 
 
@@ -150,7 +152,7 @@ def score(kind: str, found: list[int], evidence: dict[int, str], sessions: dict[
             return min((i for i, m in enumerate(found) if evidence.get(m) == t), default=10**6)
         newest, oldest = rank(times[-1]), rank(times[0])
         first, second = (oldest, newest) if past else (newest, oldest)
-        row.newest_first = first < second
+        row.newest_first, row.past = first < second, past
     return row
 
 
@@ -264,8 +266,10 @@ def tables(result: dict, title: str) -> list[Table]:
         rest.add_column(m, justify="right")
     rest.add_row("questions with evidence said after the question's time (out of reach as of then)",
                  str(result["late"]), "", "", "")
-    rest.add_row("updates: the wanted evidence first (newest, or oldest when asked about the past)",
-                 *(f"{a}/{b}" for a, b in (scores[m].updates() for m in METHODS)))
+    rest.add_row("updates asking the current value: the newest evidence first",
+                 *(f"{a}/{b}" for a, b in (scores[m].updates(past=False) for m in METHODS)))
+    rest.add_row("updates asking about before (\"previous\", \"initially\"): the oldest evidence first",
+                 *(f"{a}/{b}" for a, b in (scores[m].updates(past=True) for m in METHODS)))
     reached, had = result["prompt"]
     rest.add_row(f"the answer's words in the prompt line (of evidence among the first {RECALL_K} holding them)",
                  f"{reached}/{had}", "", "", "")
