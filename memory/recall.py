@@ -237,7 +237,8 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     past = asks_past(text)        # "what was my previous personal best?": the older of two tellings first
     # "what did I do on 12 July 2022?", "two weeks ago" (read against when it is asked)
     named = asked_about(text, moment.date() if moment else None) if settings.date_weight else None
-    dated = not named and asks_when(text)     # "when did I...?": the telling that dates it answers
+    # "when did I...?" with no day named: the telling that dates it answers (off with the date weight)
+    dated = bool(settings.date_weight) and not named and asks_when(text)
     vectors: dict = {}
     focus: dict = {}        # message id -> the reading of it nearest the query (see _meanings)
     if meaning:
