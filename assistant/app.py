@@ -51,7 +51,13 @@ def build_brain(memory: Memory, config: Config, user: str, llm: LLM | None = Non
     """The turn logic over this memory, with the configured model unless one is given."""
     from .llm import make_llm
     from .turn.brain import Brain
-    return Brain(memory, llm or make_llm(config.llm), config, user, on_event=on_event)
+    return Brain(memory, llm or make_llm(config.llm, num_ctx(config)), config, user, on_event=on_event)
+
+
+def num_ctx(config: Config) -> int:
+    """The one context size every request to the model asks for (the chat's, the proxy's, the background's)."""
+    from .turn import prompt, tools
+    return prompt.context_size(config.budget, tools.TOOLS)
 
 
 def build_loop(config: Config, brain: Brain, source: AudioSource, sink: AudioSink, show: Show | None = None,

@@ -41,7 +41,7 @@ class RecordingLLM(LLM):
     def check(self) -> None:
         return None
 
-    def chat(self, messages, tools=None, max_tokens=None, context_tokens=None, format=None,
+    def chat(self, messages, tools=None, max_tokens=None, format=None,
              temperature=None) -> Iterator[Chunk]:
         self.prompt_tokens.append(sum(estimate_tokens(m["content"]) for m in messages))
         yield Chunk(text=words(self.rng, 1000))

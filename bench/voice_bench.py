@@ -61,7 +61,7 @@ class SteadyLLM(LLM):
     def check(self) -> None:
         return None
 
-    def chat(self, messages, tools=None, max_tokens=None, context_tokens=None, format=None,
+    def chat(self, messages, tools=None, max_tokens=None, format=None,
              temperature=None) -> Iterator[Chunk]:
         if format is not None:            # the session's second reading: no facts proposed
             yield Chunk(text="[]", done=True)

@@ -225,6 +225,31 @@ class Memory:
                 verdicts.append(Verdict(proposal, outcome, reason, tuple(changes)))
         return verdicts
 
+    def remember_for_model(self, user: str, session: str, key: str, value: str, model: str,
+                           message_id: int | None = None) -> Verdict:
+        """A fact a model wants stored through a tool: stored only when one of the user's messages of this
+        session grounds it (consolidation's checks, `message_id` tried first; a note only from a message
+        that asked for something to be remembered), marked as the model's and never pinned as a safety fact."""
+        from .consolidate import judge, judge_note
+        from .proposals import Proposal, Verdict
+        key, value = (key or "note").strip().lower(), clean(value).strip()
+        said = sorted((m for m in self.messages(user, session, limit=100_000) if m.role == "user"),
+                      key=lambda m: (m.id != message_id, -m.id))
+        verdict = Verdict(Proposal(key, value, message_id or 0), "rejected", "the user said nothing in this session")
+        with transaction(self.db):
+            current = F.current(self.db, user)
+            for message in said:
+                proposal = Proposal(key, value, message.id)
+                outcome, reason = judge_note(value, message) if key == "note" else judge(proposal, message, current)
+                verdict = Verdict(proposal, outcome, reason)
+                if outcome == "stored":
+                    changes = F.assert_fact(self.db, user, key, value[:1000], self.now(), message.text, message.id,
+                                            origin="model", origin_model=model, pin=False)
+                    return Verdict(proposal, outcome, reason, tuple(changes))
+                if outcome == "known":
+                    return verdict
+        return verdict
+
     def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None,
             interrupted: bool = False) -> int:
         """Append a message without mining it (the assistant's replies, for example); cut to

@@ -100,6 +100,9 @@ WISH = re.compile(r"\b(?:looking for|searching for|applying|hoping|wanted|would 
                   r"gonna|thinking about|thinking of|considering|trying to get|aspire|someday|to become|to be)\b", FLAGS)
 NEGATED = re.compile(r"\b(?:not|no longer|never|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|can'?t|cannot|"
                      r"won'?t|no|nor|anymore|used to|wish|hope|want to|would like|someday|one day)\b", FLAGS)
+# the user asks for something to be kept: the one case where a model may store a note through a tool
+ASKED_TO_KEEP = re.compile(r"\b(?:remember|don'?t (?:you )?forget|do not forget|keep in mind|make a note|note (?:that|down)|"
+                           r"save (?:that|this)|write (?:that|this|it) down)\b", re.IGNORECASE)
 CHANGED = re.compile(r"\b(?:now|moved|move|anymore|no longer|new|changed|switched|started|became|become|"
                      r"actually|these days|since|again|instead|turned|got a job|just got|quit|left)\b", FLAGS)
 
@@ -287,3 +290,17 @@ def judge(proposal: Proposal, message: Message | None, current: list[F.Fact]) ->
         if not CHANGED.search(message.text):
             return "rejected", f"it would replace {held[0].value!r}, and the message does not say it changed"
     return "stored", "grounded in the user's words"
+
+
+def judge_note(value: str, message: Message) -> tuple[Outcome, str]:
+    """A note a model wants stored: only the user's own words, from a message that asked for them to be kept."""
+    if not content_words(value) or len(value) > 500:
+        return "rejected", "the note is empty or too long"
+    if message.role != "user":
+        return "rejected", "it cites her own words, not the user's"
+    if not ASKED_TO_KEEP.search(message.text):
+        return "rejected", "the user did not ask for anything to be remembered"
+    missing = ungrounded(value, message.text)
+    if missing:
+        return "rejected", f"the user never said {', '.join(repr(w) for w in missing)}"
+    return "stored", "the user's words, asked to be remembered"

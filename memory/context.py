@@ -6,6 +6,7 @@ over-counts slightly for English, so a block that fits the estimate fits the mod
 from __future__ import annotations
 
 import json
+import re
 
 from .facts import Fact, is_pinned
 from .recall import estimate_tokens
@@ -58,7 +59,12 @@ def render(facts: list[Fact], summaries: list[tuple[str, str, tuple[Since, ...]]
     blocks = [FACTS_HEADER + "\n" + "\n".join(lines)] if lines else []
     summary_lines: list[str] = []
     used += estimate_tokens(SUMMARIES_HEADER)
+    shown = "\n".join(lines).casefold()
+    values = [v for v in (f.value.casefold() for f in facts) if len(v) >= 3 and v in shown]
     for day, text, changed in summaries[:max_summaries]:
+        text = _untold(text, values)     # each fact once: a summary's sentence that restates one the block holds goes
+        if not text:
+            continue
         line = f"- {day[:10]}: {quote(text, max_value_chars * 2)}"
         if changed:      # written before a value it states changed: the model is told which, and since when
             line += f" {describe(changed)}"
@@ -69,6 +75,14 @@ def render(facts: list[Fact], summaries: list[tuple[str, str, tuple[Since, ...]]
     if summary_lines:
         blocks.append(SUMMARIES_HEADER + "\n" + "\n".join(summary_lines))
     return "\n\n".join(blocks), dropped
+
+
+def _untold(text: str, values: list[str]) -> str:
+    """The summary without its sentences that state a value the facts above already give."""
+    if not values:
+        return text
+    kept = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if not any(v in s.casefold() for v in values)]
+    return " ".join(kept)
 
 
 def build_system_prompt(base: str, context: str) -> str:

@@ -168,8 +168,9 @@ def shape_like(key: str, value: str) -> str:
 
 def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: str,
                 source: str = "", message_id: int | None = None, origin: Origin = "user",
-                origin_model: str | None = None) -> list[FactChange]:
-    """Upsert one value; returns what changed (caller holds the transaction)."""
+                origin_model: str | None = None, pin: bool = True) -> list[FactChange]:
+    """Upsert one value; returns what changed (caller holds the transaction). pin=False: a safety key's
+    value is stored unpinned (a model wrote it through a tool: not the user's safety fact)."""
     key = check_key(key)
     changes: list[FactChange] = []
     existing = current(db, user, key)
@@ -186,7 +187,7 @@ def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: st
     elif key in OPPOSITES:
         changes += retract(db, user, OPPOSITES[key], value, now)
     fact_id = insert(db, user, key, value, source, message_id, asserted_at=now, valid_from=now,
-                     origin=origin, origin_model=origin_model, user_pinned=keep_pin)
+                     origin=origin, origin_model=origin_model, user_pinned=keep_pin, pin=pin)
     kind = "superseded" if old_value is not None else "added"
     return changes + [FactChange(kind, key, value, old_value=old_value, fact_id=fact_id)]
 
@@ -195,7 +196,7 @@ def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str,
            asserted_at: str, valid_from: str, valid_to: str | None = None, ended_by: str | None = None,
            confirmations: int = 1, fact_id: str | None = None, origin: Origin = "user",
            origin_model: str | None = None, user_pinned: bool = False, importance: float | None = None,
-           client_source: str | None = None) -> str:
+           client_source: str | None = None, pin: bool = True) -> str:
     """Write one history row as given (assert_fact decides what to close; import copies rows)."""
     import uuid
     fact_id = fact_id or uuid.uuid4().hex
@@ -204,7 +205,7 @@ def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str,
         " valid_from, valid_to, ended_by, confirmed_at, confirmations, pinned, origin, origin_model, user_pinned,"
         " importance, client_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (fact_id, user, key, value, norm(value), source, message_id, asserted_at, valid_from, valid_to,
-         ended_by, asserted_at, confirmations, is_pinned(key, value) or user_pinned, origin, origin_model, user_pinned,
+         ended_by, asserted_at, confirmations, (pin and is_pinned(key, value)) or user_pinned, origin, origin_model, user_pinned,
          importance, client_source))
     return fact_id
 

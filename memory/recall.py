@@ -92,8 +92,18 @@ class Recalled:
 
 
 def estimate_tokens(text: str) -> int:
-    """About four characters per token for English text (the usual BPE rule of thumb), rounded up."""
-    return (len(text) + 3) // 4 + 1
+    """An upper estimate for any language: about four characters a token for ASCII text (the usual BPE rule
+    of thumb), a token for each kana, kanji or hangul character and each emoji, one per two characters of
+    other scripts (accented Latin, Cyrillic, Greek, ...), rounded up."""
+    if text.isascii():
+        return (len(text) + 3) // 4 + 1
+    wide = len(_WIDE.findall(text))
+    other = sum(1 for c in text if not c.isascii()) - wide
+    return (len(text) - wide - other + 3) // 4 + wide + (other + 1) // 2 + 1
+
+
+# kana, CJK ideographs, hangul, and the emoji and symbol planes: about a token each (or more) in BPE vocabularies
+_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff\U0001F000-\U0001FAFF]")
 
 
 def log(db: sqlite3.Connection, user: str, session: str, role: str, text: str, now: str,

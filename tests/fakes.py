@@ -34,7 +34,7 @@ class ScriptedLLM(LLM):
     def supports_tools(self) -> bool:
         return self.tools
 
-    def chat(self, messages, tools=None, max_tokens=None, context_tokens=None, format=None,
+    def chat(self, messages, tools=None, max_tokens=None, format=None,
              temperature=None) -> Iterator[Chunk]:
         if not self.up:
             raise LLMUnavailable("scripted model is down")

@@ -113,7 +113,7 @@ def test_down_in_the_middle_then_offline_line(tmp_path):
     with Memory(tmp_path / "m.db") as mem:
         stub = StubOllama()
         with stub:
-            brain = Brain(mem, make_llm(replace(config.llm, host=stub.url)),
+            brain = Brain(mem, make_llm(replace(config.llm, host=stub.url), 4096),
                           config, "ada")
             assert brain.connect() is None
             stub.enqueue("First.")
@@ -127,7 +127,7 @@ def test_agreeing_to_pull_downloads_with_progress(tmp_path):
     config = load_config()
     out = io.StringIO()
     with Memory(tmp_path / "m.db") as mem, StubOllama(models=("other:latest",)) as stub:
-        llm = make_llm(replace(config.llm, host=stub.url))
+        llm = make_llm(replace(config.llm, host=stub.url), 4096)
         brain = Brain(mem, llm, config, "ada")
         stub.enqueue("Pulled and ready to judge you.")
         ui = ChatUI(brain, Console(file=out, width=100), iter(["y\n", "hello\n"]), interactive=True)
@@ -140,7 +140,7 @@ def test_agreeing_to_pull_downloads_with_progress(tmp_path):
 def test_tool_calls_through_the_real_client(tmp_path):
     config = load_config()
     with Memory(tmp_path / "m.db") as mem, StubOllama(capabilities=("completion", "tools")) as stub:
-        llm = make_llm(replace(config.llm, host=stub.url))
+        llm = make_llm(replace(config.llm, host=stub.url), 4096)
         brain = Brain(mem, llm, config, "ada")
         brain.connect()
         stub.enqueue("", tool_calls=[{"name": "memory_remember", "arguments": {"key": "favorite_tea", "value": "lapsang"}}])

@@ -97,6 +97,7 @@ class LLMConfig:
     temperature: Annotated[float, doc("how freely she chats", ge=0, le=2)] = 0.8
     session_end_temperature: Annotated[float, doc("for the session's summary and the model's reading of it: sober", ge=0, le=2)] = 0.2
     tools: Annotated[bool, doc("offer memory tools to models that support tool calling")] = True
+    keep_alive: Annotated[str, doc("how long Ollama keeps the model loaded after a request (Ollama's duration: 30m, 1h, -1 forever)", min_length=1)] = "30m"
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,9 @@ class Lines:
         "My language core appears to be offline. How fitting. Start Ollama and I will resume mocking you properly.",
         "Without my language core I am reduced to silence. You must be thrilled. Start Ollama.",
         "The language model is not answering. I know the feeling. Start Ollama and ask me again."])
+    busy: Annotated[str | list[str], doc("the model is running but gave no answer this time (loading, busy, out of time, or it said nothing)")] = field(default_factory=lambda: [
+        "My language core is running but gave me nothing this time. Busy, loading, or sulking. Ask me again.",
+        "The model is awake but not answering yet. Loading, probably. Try again in a moment."])
     model_missing: Annotated[str, doc("Ollama answers but the model is not pulled: {model}")] = \
         "My language core is running, but its model is missing. Run 'ollama pull {model}' and I will think again."
     noted_offline: Annotated[str | list[str], doc("the model is down, but she stored what you said: {what}")] = field(default_factory=lambda: [

@@ -3,18 +3,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import LLM, Chunk, LLMError, LLMTimeout, LLMUnavailable, ModelMissing, StreamBroken, ToolCall
+from .base import LLM, Chunk, LLMBusy, LLMError, LLMTimeout, LLMUnavailable, ModelMissing, StreamBroken, ToolCall
 
 if TYPE_CHECKING:
     from ..config import LLMConfig
 
 
-def make_llm(config: "LLMConfig") -> LLM:
-    """The Ollama client `llm` describes (the `ollama` package imported only now)."""
-    from .ollama import OllamaLLM
-    return OllamaLLM(config.host, config.model, config.connect_timeout_s, config.first_token_timeout_s,
-                     config.between_tokens_timeout_s, config.temperature)
+def make_llm(config: "LLMConfig", num_ctx: int) -> LLM:
+    """The Ollama client `llm` describes, every request asking for `num_ctx` (the `ollama` package imported
+    only now)."""
+    from .ollama import OllamaLLM, base_url
+    return OllamaLLM(base_url(config.host), config.model, config.connect_timeout_s, config.first_token_timeout_s,
+                     config.between_tokens_timeout_s, config.temperature, num_ctx, config.keep_alive)
 
 
-__all__ = ["LLM", "Chunk", "LLMError", "LLMTimeout", "LLMUnavailable", "ModelMissing", "StreamBroken", "ToolCall",
+__all__ = ["LLM", "Chunk", "LLMBusy", "LLMError", "LLMTimeout", "LLMUnavailable", "ModelMissing", "StreamBroken", "ToolCall",
            "make_llm"]

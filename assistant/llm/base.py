@@ -26,6 +26,10 @@ class LLMTimeout(LLMError):
     """No first token, or no next token, within the configured time."""
 
 
+class LLMBusy(LLMError):
+    """The server is up but refused the request for now (503: too many queued; 429)."""
+
+
 class StreamBroken(LLMError):
     """The reply stream failed after it started."""
 
@@ -42,8 +46,10 @@ class Chunk:
     text: str = ""
     tool_calls: tuple[ToolCall, ...] = ()
     done: bool = False
-    prompt_tokens: int | None = None
-    reply_tokens: int | None = None
+    prompt_tokens: int | None = None      # Ollama's prompt_eval_count: the prompt as the model got it
+    reply_tokens: int | None = None       # eval_count: the reply, a thinking trace included
+    done_reason: str | None = None        # on the last chunk: "stop", or "length" when num_predict ran out
+    thinking: bool = False                # a piece of a thinking trace arrived (its text is never kept)
 
 
 Progress = Callable[[str, int | None, int | None], None]   # status, completed, total
@@ -51,11 +57,11 @@ Progress = Callable[[str, int | None, int | None], None]   # status, completed, 
 
 class LLM(ABC):
     model: str
+    num_ctx: int = 4096      # the context every request of this client asks for (one value: no reloads)
 
     @abstractmethod
     def chat(self, messages: list[dict], tools: list[dict] | None = None, max_tokens: int | None = None,
-             context_tokens: int | None = None, format: dict | None = None,
-             temperature: float | None = None) -> Iterator[Chunk]:
+             format: dict | None = None, temperature: float | None = None) -> Iterator[Chunk]:
         """Stream a reply to `messages` (Ollama chat format); `format`: a JSON schema the reply must
         follow; `temperature`: this request's, instead of the chat's. Raises LLMError subclasses."""
 
@@ -65,6 +71,9 @@ class LLM(ABC):
 
     def supports_tools(self) -> bool:
         return False
+
+    def preload(self) -> None:
+        """Load the model now, as every later request will ask for it; raises LLMError."""
 
     def pull(self, progress: Progress) -> None:
         raise LLMError(f"this model backend cannot download {self.model}")

@@ -1,5 +1,5 @@
-"""The two chat APIs the proxy speaks, as plain functions: Ollama's /api/chat and OpenAI's
-/v1/chat/completions. Read a request once into a `ChatRequest`, add the memory to its system message,
+"""The chat APIs the proxy speaks, as plain functions: Ollama's /api/chat and /api/generate (the one-shot
+`ollama run MODEL "prompt"`), and OpenAI's /v1/chat/completions. Read a request once into a `ChatRequest`, add the memory to its system message,
 read the reply's text out of what upstream sent, and write an answer made from memory in either format."""
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Literal
 
-Api = Literal["ollama", "openai"]
+Api = Literal["ollama", "generate", "openai"]
 # A client's own background request, not the user's words: Open WebUI's title, tag, follow-up and query
 # prompts begin "### Task:"; they pass through without the memory and are not remembered.
 BACKGROUND = re.compile(r"^\s*###\s*Task\s*:", re.IGNORECASE)
-PATHS: dict[str, Api] = {"/api/chat": "ollama", "/v1/chat/completions": "openai"}
+PATHS: dict[str, Api] = {"/api/chat": "ollama", "/api/generate": "generate", "/v1/chat/completions": "openai"}
 
 
 class BadRequest(ValueError):
@@ -29,6 +29,7 @@ class ChatRequest:
     stream: bool
     user_text: str | None     # the newest user message (None: there is none, or the client's own task: nothing to remember)
     carried: int              # messages before it the client sent (its own history): recall skips as many
+    follow_up: bool = False   # messages come after it (a tool's result, her half-answer): it was taken in already
 
 
 def read_request(api: Api, raw: bytes) -> ChatRequest:
@@ -36,6 +37,12 @@ def read_request(api: Api, raw: bytes) -> ChatRequest:
         body = json.loads(raw or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BadRequest(f"the body is not JSON ({exc})") from exc
+    if api == "generate":
+        if not isinstance(body, dict):
+            raise BadRequest("a generate request is a JSON object")
+        prompt = body.get("prompt")
+        text = prompt if isinstance(prompt, str) and not body.get("raw") and not BACKGROUND.match(prompt) else None
+        return ChatRequest(api, body, str(body.get("model", "")), bool(body.get("stream", True)), text or None, 0)
     messages = body.get("messages") if isinstance(body, dict) else None
     if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
         raise BadRequest("a chat request needs a list of messages")
@@ -45,7 +52,8 @@ def read_request(api: Api, raw: bytes) -> ChatRequest:
     stream = bool(body.get("stream", api == "ollama"))      # Ollama streams unless told not to; OpenAI the opposite
     if text and BACKGROUND.match(text):
         text = None
-    return ChatRequest(api, body, str(body.get("model", "")), stream, text or None, carried)
+    follow_up = last_user is not None and any(m.get("role") != "user" for m in messages[last_user + 1:])
+    return ChatRequest(api, body, str(body.get("model", "")), stream, text or None, carried, follow_up)
 
 
 def _text(content) -> str:
@@ -57,17 +65,25 @@ def _text(content) -> str:
     return ""
 
 
-def with_memory(request: ChatRequest, memory_text: str) -> bytes:
-    """The request's body with `memory_text` added to its system message (or a system message added first)."""
+def with_memory(request: ChatRequest, memory_text: str, num_ctx: int | None = None) -> bytes:
+    """The request's body with `memory_text` added to its system message (or a system message added first),
+    and `num_ctx` where the client set none (the proxy's own requests use it: one value, no reloads)."""
+    body = dict(request.body)
+    if num_ctx and request.api != "openai":
+        options = body.get("options") if isinstance(body.get("options"), dict) else {}
+        body["options"] = {"num_ctx": num_ctx, **options}
     if not memory_text:
-        return json.dumps(request.body).encode()
+        return json.dumps(body).encode()
+    if request.api == "generate":
+        system = body.get("system") if isinstance(body.get("system"), str) else ""
+        return json.dumps({**body, "system": f"{system.rstrip()}\n\n{memory_text}".strip()}).encode()
     messages = [dict(m) for m in request.body["messages"]]
     system = next((m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)), None)
     if system is None:
         messages.insert(0, {"role": "system", "content": memory_text})
     else:
         system["content"] = f"{system['content'].rstrip()}\n\n{memory_text}"
-    return json.dumps({**request.body, "messages": messages}).encode()
+    return json.dumps({**body, "messages": messages}).encode()
 
 
 class ReplyReader:
@@ -119,8 +135,9 @@ class ReplyReader:
     def _chunk(self, chunk, whole: bool) -> None:
         if not isinstance(chunk, dict):
             return
-        if self.api == "ollama":
-            self.parts.append(str((chunk.get("message") or {}).get("content") or ""))
+        if self.api in ("ollama", "generate"):
+            said = chunk.get("response") if self.api == "generate" else (chunk.get("message") or {}).get("content")
+            self.parts.append(str(said or ""))
             self.done = self.done or bool(chunk.get("done"))
             return
         for choice in chunk.get("choices") or []:
@@ -131,6 +148,13 @@ class ReplyReader:
 
 def answer(request: ChatRequest, text: str) -> tuple[bytes, str]:
     """A reply made from memory (a memory command), in the request's format: (body, content type)."""
+    if request.api == "generate":
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        lines = [{"model": request.model, "created_at": now, "response": text, "done": False},
+                 {"model": request.model, "created_at": now, "response": "", "done": True, "done_reason": "stop"}]
+        if not request.stream:
+            return json.dumps({**lines[1], "response": text}).encode() + b"\n", "application/json"
+        return b"".join(json.dumps(x).encode() + b"\n" for x in lines), "application/x-ndjson"
     if request.api == "ollama":
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         done = {"model": request.model, "created_at": now, "message": {"role": "assistant", "content": "" if request.stream else text},

@@ -26,7 +26,9 @@ from starlette.routing import Route
 from memory import Memory, MemoryStoreError, build_system_prompt
 
 from ..config import Config
+from ..app import num_ctx
 from ..llm import make_llm
+from ..llm.ollama import base_url
 from ..turn import prompt
 from ..turn.brain import Brain, Noted
 from ..turn.events import BrainEvent, Degraded
@@ -42,8 +44,10 @@ class Proxy:
     """The memory in front of an upstream Ollama. Memory work runs on one thread of its own, in order."""
 
     def __init__(self, memory: Memory, config: Config, user: str, upstream: str):
-        self.memory, self.config, self.user, self.upstream = memory, config, user, upstream.rstrip("/")
+        self.memory, self.config, self.user, self.upstream = memory, config, user, base_url(upstream)
+        self.num_ctx = num_ctx(config)
         self.brains: dict[str, Brain] = {}
+        self.last: dict[str, tuple[str, str, int]] = {}   # per user: the session, text and history of the newest message
         self.in_flight: dict[str, int] = {}        # requests waiting on upstream, per user: their session stays
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="glados-memory")
         c = config.llm
@@ -59,27 +63,38 @@ class Proxy:
         if brain is None:
             brain = self.brains[user] = Brain(self.memory, None, self.config, user, on_event=_log_event)
         if model and (brain.llm is None or brain.llm.model != model):
-            brain.llm = make_llm(replace(self.config.llm, host=self.upstream, model=model))
+            brain.llm = make_llm(replace(self.config.llm, host=self.upstream, model=model), self.num_ctx)
         return brain
 
     # -- the memory path ------------------------------------------------------------------------
-    def prepare(self, user: str, request: formats.ChatRequest) -> tuple[Brain, Noted, bytes | None, str]:
-        """Runs on the memory thread: (brain, the message taken in, upstream body or None when memory answered,
-        that answer)."""
+    def prepare(self, user: str, request: formats.ChatRequest) -> tuple[Brain, Noted | None, bytes | None, str]:
+        """Runs on the memory thread: (brain, the message taken in (None: it was taken in already), upstream
+        body or None when memory answered, that answer). A follow-up that carries a tool's result, or a
+        regenerate of the same message with the same history, is answered with the memory but not stored again."""
         brain = self.brain(user, request.model)
-        noted = brain.note(request.user_text or "")
-        if noted.answer is not None:
-            brain.record_answer(noted.session, noted.answer)
-            return brain, noted, None, noted.answer.text
-        block, recalled = brain.recall_for(request.user_text or "", noted.session, request.carried)
+        text = request.user_text or ""
+        again = self.last.get(user) == (brain.session, text, request.carried) and brain.session is not None
+        noted = None
+        if request.follow_up or again:
+            session = brain.touch()
+        else:
+            noted = brain.note(text)
+            session = noted.session
+            if noted.answer is not None:
+                brain.record_answer(noted.session, noted.answer)
+                return brain, noted, None, noted.answer.text
+        self.last[user] = (session, text, request.carried)
+        block, recalled = brain.recall_for(text, session, request.carried)
         note, _used = prompt.recall_note(recalled, self.config.budget.recall)
         memory_text = "\n\n".join(part for part in (build_system_prompt("", block).strip(), note) if part)
         self.in_flight[user] = self.in_flight.get(user, 0) + 1     # until finish(): the session stays open
-        return brain, noted, formats.with_memory(request, memory_text), ""
+        return brain, noted, formats.with_memory(request, memory_text, self.num_ctx), ""
 
-    def offline_answer(self, brain: Brain, noted: Noted, text: str) -> str | None:
+    def offline_answer(self, brain: Brain, noted: Noted | None, text: str) -> str | None:
         """Runs on the memory thread: upstream is down, so a question about the user is answered from memory
         as the chat does ("where do I live?"); None when memory cannot answer it."""
+        if noted is None:
+            return None
         answer = brain.answer_offline(noted, text)
         if answer is None:
             return None
@@ -93,10 +108,12 @@ class Proxy:
         brain.last_activity = brain.clock()         # the session is idle from the end of her reply
         self.in_flight[brain.user] -= 1
 
-    def failed(self, brain: Brain, noted: Noted) -> None:
+    def failed(self, brain: Brain, noted: Noted | None) -> None:
         """Upstream never answered: the message leaves the log (the client will send it again; it would be
         there twice). What it told about the user stays known: the facts were the user's words all the same."""
-        self.memory.withdraw(brain.user, noted.observation.message_id)
+        if noted is not None:
+            self.memory.withdraw(brain.user, noted.observation.message_id)
+            self.last.pop(brain.user, None)
         brain.online = False
         self.in_flight[brain.user] -= 1
 
@@ -124,6 +141,7 @@ class Proxy:
         user = request.headers.get(USER_HEADER) or self.user
         try:
             brain, noted, body, answered = await self.in_memory(self.prepare, user, chat)
+            session = noted.session if noted is not None else brain.session or ""
         except MemoryStoreError as exc:       # a full disk, a read-only file: the chat still works, unremembered
             log.warning("memory unavailable, request passed on without it: %s", exc)
             return await self.passthrough(request, raw)
@@ -152,7 +170,7 @@ class Proxy:
             if not settled:
                 settled = True
                 if upstream.status_code < 400:
-                    await self.in_memory(self.finish, brain, noted.session, reader)
+                    await self.in_memory(self.finish, brain, session, reader)
                 else:                      # an error from upstream (a model not pulled): nothing was answered
                     await self.in_memory(self.failed, brain, noted)
 
@@ -263,6 +281,7 @@ def run(memory: Memory, config: Config, user: str, upstream: str, host: str, por
         access: Access = Access()) -> int:
     """Serve until interrupted, for `access` only; `say` prints a line for the person who started it."""
     import uvicorn
+    upstream = base_url(upstream)
     if host not in LOOPBACK:
         say(f"glados serve: listening on {host}: the memory of {user!r} is served to {access.describe()}")
     say(f"glados serve: memory for {user!r} at http://{host}:{port}, in front of {upstream} "

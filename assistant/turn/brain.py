@@ -1,7 +1,9 @@
 """One turn: text in, memory updated, prompt assembled, reply streamed out. Reused by chat and voice."""
 from __future__ import annotations
 
+import json
 import logging
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -12,7 +14,7 @@ from memory import (FactChange, Memory, MemoryStoreError, Observation, Recalled,
 
 from . import commands, compaction, consolidation, prompt, summary, tools
 from ..config import BudgetConfig, Config
-from ..llm import LLM, LLMError, LLMUnavailable, ModelMissing
+from ..llm import LLM, Chunk, LLMError, LLMUnavailable, ModelMissing, ToolCall
 from .events import (Consolidated, Degraded, EventSink, RecalledNote, Remembered, SessionStarted,
                      Summarised, ToolUsed)
 
@@ -21,6 +23,18 @@ TextSink = Callable[[str], None]
 ReplySource = Literal["memory", "model", "offline"]
 MAX_TOOL_ROUNDS = 3
 INDEX_PER_TURN = 8       # messages given vectors after each reply (about 12 ms each, one core)
+
+
+class NoReply(LLMError):
+    """The model's reply ended with no words (a thinking model spent num_predict on its trace)."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """One request of a turn: the words said (spoken as they came), the tool calls, and how it ended."""
+    text: str
+    calls: tuple[ToolCall, ...]
+    done_reason: str | None
 
 
 class Interrupted(Exception):
@@ -75,6 +89,8 @@ class Brain:
         self._message_id: int | None = None     # the user message of the turn in progress
         self._notes: dict[str, compaction.ModelNote] = {}   # the model's running note of each session
         self._last_line: str | None = None      # the offline line said last, so the next differs
+        self._starts: dict[str, int] = {}       # the first message of each session's history window
+        self.scale = 1.0                        # the server's token count over our estimate, as last seen (>= 1)
 
     # -- model availability ---------------------------------------------------------------------
     def connect(self) -> LLMError | None:
@@ -88,9 +104,22 @@ class Brain:
             self.online = False
             return exc
         self.online = True
+        threading.Thread(target=self._preload, daemon=True, name="ollama-preload").start()
         return None
 
+    def _preload(self) -> None:
+        """Load the model now, with the num_ctx every request will carry, while the user is still speaking."""
+        assert self.llm is not None
+        try:
+            self.llm.preload()
+        except LLMError as exc:
+            log.warning("could not preload the model: %s", exc)
+
     # -- sessions -------------------------------------------------------------------------------
+    def touch(self) -> str:
+        """The session a message now belongs to (a new one after the idle timeout), marked active."""
+        return self._touch()
+
     def _touch(self) -> str:
         now = self.clock()
         idle = timedelta(minutes=self.config.session.idle_timeout_min)
@@ -169,15 +198,19 @@ class Brain:
         window = self.config.memory.recent_window
         if not (session and s.compact_by_model and note_tokens and window and self.online and self.llm is not None):
             return
-        rows = self.memory.messages(self.user, session, limit=100_000)
-        folded = rows[:-window] if len(rows) > window else []
-        if not compaction.due(self._notes.get(session), folded):
+        start = self._starts.get(session, 0)
+        folded = [r for r in self.memory.messages(self.user, session, limit=100_000) if r.id < start]
+        previous = self._notes.get(session)
+        if not compaction.due(previous, folded):
             return
         try:
-            note = compaction.rewrite(self.llm, self._notes.get(session), folded, note_tokens,
+            note = compaction.rewrite(self.llm, previous, folded, note_tokens,
                                       self.config.llm.session_end_temperature)
         except LLMError as exc:
             log.warning("running note: %s; the extractive note stays", exc)
+            # not asked again until as much more has left the window: a failing server is not sent it all again
+            self._notes[session] = compaction.ModelNote(previous.text if previous else "",
+                                                        previous.upto if previous else 0, folded[-1].id)
             return
         if note is not None:
             self._notes[session] = note
@@ -225,7 +258,16 @@ class Brain:
                                       recent_window=carried + 1, candidates=mem.recall_candidates)
         block = self.memory.load_context(self.user, mem.max_facts, mem.max_summaries,
                                          min(mem.context_tokens, self.config.budget.memory))
-        return block, recalled
+        return block, self._not_in_block(recalled, block)
+
+    def _not_in_block(self, recalled: list[Recalled], block: str) -> list[Recalled]:
+        """Each fact once per request: a recalled message that told a fact the block already holds (or the
+        note itself) is left out, unless what it says has changed since."""
+        if not recalled or not block:
+            return recalled
+        shown = [f for f in self.memory.facts(self.user) if f.value.casefold() in block.casefold()]
+        told = {f.id for f in shown} | {str(f.source_message_id) for f in shown if f.source_message_id is not None}
+        return [r for r in recalled if r.since or str(r.id) not in told]
 
     def log_reply(self, session: str, text: str, interrupted: bool = False) -> None:
         """Her reply, as said (or as far as it got), into the session's log."""
@@ -246,7 +288,7 @@ class Brain:
             if answer is not None:   # a question about the user, model down: her facts or notes answer it
                 return self._from_memory(session, answer, started, on_text, on_end)
             return self._offline(session, on_text, on_end, observation.changes, problem)
-        recent, earlier, budget = self._session_turns(session, before=observation.message_id)
+        recent, earlier, budget = self._session_turns(session, observation.message_id, text)
         history = prompt.fit_history(recent, budget, text)
         block, recalled = self.recall_for(text, session, carried=len(history))
         messages, used = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier)
@@ -279,22 +321,45 @@ class Brain:
         self.log_reply(session, answer.stored if answer.kind == "forget" else answer.text if spoken is None else spoken,
                        interrupted)
 
-    def _session_turns(self, session: str, before: int) -> tuple[list[prompt.Turn], str, BudgetConfig]:
-        """The session's messages before message `before` (the one being answered), read once: the last
-        `recent_window` as history, and the user's words before them folded into a running note, paid for out of
-        the history budget (the budget left for the history comes back with them)."""
-        budget, window = self.config.budget, self.config.memory.recent_window
+    def _session_turns(self, session: str, before: int, text: str) -> tuple[list[prompt.Turn], str, BudgetConfig]:
+        """The session's messages before message `before` (the one being answered), read once: the history
+        window (prompt.window_start: it moves on by half at once, so the prompt's start stays the same for
+        several turns), and the user's words before it folded into a running note, paid for out of the
+        history budget (the budget left for the history comes back with them). Budgets are scaled down by
+        how much the server counted over our estimate."""
+        budget, window = self._scaled(self.config.budget), self.config.memory.recent_window
         if not window:
             return [], "", budget
         note_tokens = min(self.config.session.compact_tokens, budget.history // 2)
-        limit = 100_000 if note_tokens else window + 1      # without the note, the window is all that is read
-        rows = [r for r in self.memory.messages(self.user, session, limit=limit) if r.id < before]
-        history = [prompt.Turn(r.role, r.text, r.tokens) for r in rows[-window:]]
-        note = (compaction.combine(self._notes.get(session), rows[:-window], note_tokens)
-                if note_tokens and len(rows) > window else "")
+        rows = [r for r in self.memory.messages(self.user, session, limit=100_000) if r.id < before]
+        turns = [prompt.Turn(r.role, r.text, estimate_tokens(r.text), r.id) for r in rows]
+        room = (budget.history - note_tokens - estimate_tokens(prompt.cut(text, budget.history))
+                - prompt.PER_MESSAGE)
+        start = prompt.window_start(turns, self._starts.get(session, turns[0].id if turns else 0), window, room)
+        self._starts[session] = start
+        history = [t for t in turns if t.id >= start]
+        folded = [r for r in rows if r.id < start]
+        note = compaction.combine(self._notes.get(session), folded, note_tokens) if note_tokens and folded else ""
         if note:
             budget = replace(budget, history=max(0, budget.history - estimate_tokens(note)))
         return history, note, budget
+
+    def _scaled(self, budget: BudgetConfig) -> BudgetConfig:
+        """The history and recall budgets shrunk by how far the server's count ran over our estimate."""
+        if self.scale <= 1.0:
+            return budget
+        return replace(budget, history=int(budget.history / self.scale), recall=int(budget.recall / self.scale))
+
+    def _counted(self, messages: list[dict], offered: list[dict] | None, chunk: Chunk) -> None:
+        """Ollama's prompt_eval_count, read back: it corrects the estimate for the next turn, and a prompt that
+        filled the context is said to have been cut (Ollama cuts silently, with HTTP 200)."""
+        assert self.llm is not None and chunk.prompt_tokens is not None
+        estimate = prompt.request_tokens(messages, offered)
+        self.scale = min(3.0, max(1.0, chunk.prompt_tokens / max(1, estimate), self.scale * 0.9))
+        if chunk.prompt_tokens + self.config.budget.reply > self.llm.num_ctx:
+            self.on_event(Degraded(f"the request filled the model's context ({chunk.prompt_tokens} of "
+                                   f"{self.llm.num_ctx} tokens), so Ollama may have cut its start; shorter "
+                                   "messages or a smaller budget in config.yaml keep it whole"))
 
     def _answer_from_notes(self, noted: Noted, text: str) -> commands.CommandReply | None:
         """A question about the user that a note answers ("what's my locker code?"), for when the model is down."""
@@ -308,7 +373,9 @@ class Brain:
         """Her line when the model is down (or its model is not pulled), logged like any reply of hers."""
         self.stats.degraded_turns += 1
         missing = problem.model if isinstance(problem, ModelMissing) else None
-        self._last_line, line = commands.offline(changes, self.config.persona.lines, self._last_line, missing)
+        down = problem is None or isinstance(problem, (LLMUnavailable, ModelMissing))
+        self._last_line, line = commands.offline(changes, self.config.persona.lines, self._last_line, missing,
+                                                 busy=not down)
         try:
             on_text(line)
             on_end()
@@ -320,25 +387,24 @@ class Brain:
 
     def _generate(self, session: str, messages: list[dict], recalled: tuple[Recalled, ...],
                   on_text: TextSink, on_end: Callable[[], None]) -> Reply:
+        """The model's reply, over rounds of tool calls. The last round offers no tools, so a turn always ends in
+        words; each call runs once a turn (an eager model's repeats are told so)."""
         assert self.llm is not None
-        use_tools = self.config.llm.tools and self.llm.supports_tools()
+        offered = tools.TOOLS if self.config.llm.tools and self.llm.supports_tools() else None
         parts: list[str] = []
+        done: set[str] = set()
         asked = time.perf_counter()
         try:
-            for _ in range(MAX_TOOL_ROUNDS + 1):
+            for round_ in range(MAX_TOOL_ROUNDS + 1):
                 self.stats.last_prompt = messages
-                calls = []
-                for chunk in self.llm.chat(messages, tools=tools.TOOLS if use_tools else None,
-                                           max_tokens=self.config.budget.reply,
-                                           context_tokens=prompt.context_size(self.config.budget)):
-                    self.stats.timings.setdefault("first_token_s", time.perf_counter() - asked)
-                    if chunk.text:
-                        parts.append(chunk.text)
-                        on_text(chunk.text)
-                    calls += chunk.tool_calls
-                if not calls:
+                said = self._round(messages, offered if round_ < MAX_TOOL_ROUNDS else None, parts, on_text, asked)
+                if not said.calls:
                     break
-                messages = messages + self._run_tools(calls, "".join(parts))
+                messages = messages + self._run_tools(said.calls, said.text, session, done)
+            if not "".join(parts).strip():
+                raise NoReply(f"{self.llm.model} used all {self.config.budget.reply} reply tokens without saying "
+                              "anything (thinking first); raise budget.reply in config.yaml"
+                              if said.done_reason == "length" else f"{self.llm.model} gave an empty reply; try again")
             on_end()
         except Interrupted as exc:
             self._store(session, [exc.spoken], interrupted=True)
@@ -351,21 +417,62 @@ class Brain:
             log.warning("model failed: %s", exc)
             self.on_event(Degraded(str(exc)))
             self._store(session, parts, interrupted=bool(parts))
-            if parts:
+            if "".join(parts).strip():
                 return Reply("".join(parts), "model", interrupted=True, recalled=recalled, error=str(exc))
             reply = self._offline(session, on_text, on_end, problem=exc)
             return Reply(reply.text, "offline", recalled=recalled, error=str(exc))
         self._store(session, parts, interrupted=False)
         return Reply("".join(parts), "model", recalled=recalled)
 
-    def _run_tools(self, calls: list, said: str) -> list[dict]:
+    def _round(self, messages: list[dict], offered: list[dict] | None, parts: list[str], on_text: TextSink,
+               asked: float) -> Round:
+        """One request, streamed to on_text. A reply that may be a tool call written as text ('{"name": ...')
+        is held back until it ends: a call is run, never spoken or stored; anything else is said then."""
+        assert self.llm is not None
+        text, held, calls, reason = [], "", [], None
+        for chunk in self.llm.chat(messages, tools=offered, max_tokens=self.config.budget.reply):
+            self.stats.timings.setdefault("first_token_s", time.perf_counter() - asked)
+            calls += chunk.tool_calls
+            if chunk.done:
+                reason = chunk.done_reason
+                if chunk.prompt_tokens is not None:
+                    self._counted(messages, offered, chunk)
+            if not chunk.text:
+                continue
+            if held or (not "".join(text).strip() and tools.might_be_call(chunk.text)):
+                held += chunk.text
+                if tools.might_be_call(held):
+                    continue
+                chunk, held = replace(chunk, text=held), ""
+            text.append(chunk.text)
+            parts.append(chunk.text)
+            on_text(chunk.text)
+        if held:
+            written = tools.calls_in_text(held)
+            if written is not None:
+                calls += written
+            else:
+                text.append(held)
+                parts.append(held)
+                on_text(held)
+        return Round("".join(text), tuple(calls), reason)
+
+    def _run_tools(self, calls: tuple[ToolCall, ...], said: str, session: str, done: set[str]) -> list[dict]:
         out = [{"role": "assistant", "content": said,
                 "tool_calls": [{"function": {"name": c.name, "arguments": c.arguments}} for c in calls]}]
+        room = prompt.TOOL_ROOM * 3 // (MAX_TOOL_ROUNDS * len(calls))    # characters: JSON runs ~3 a token
         for call in calls:
-            self.stats.tool_calls += 1
-            result = tools.run(self.memory, self.user, call, self.config.memory.recall_k, self._message_id)
-            self.on_event(ToolUsed(call.name, call.arguments, result))
-            out.append({"role": "tool", "content": result, "tool_name": call.name})
+            key = json.dumps([call.name, call.arguments], sort_keys=True, default=str)
+            if key in done:
+                result = json.dumps({"error": "already done in this turn; answer the user now"})
+            else:
+                done.add(key)
+                self.stats.tool_calls += 1
+                result = tools.run(self.memory, self.user, call, self.config.memory.recall_k, self._message_id,
+                                   session, self.llm.model if self.llm else "model")
+                self.on_event(ToolUsed(call.name, call.arguments, result))
+            out.append({"role": "tool", "content": result if len(result) <= room else result[:room - 1] + "…",
+                        "tool_name": call.name})
         return out
 
     def _store(self, session: str, parts: list[str], interrupted: bool) -> None:

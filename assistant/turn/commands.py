@@ -138,15 +138,16 @@ def vary(options: str | list[str], last: str | None) -> str:
     return options[0]
 
 
-def offline(changes: Sequence[FactChange], lines: Lines, last: str | None, missing: str | None = None
-            ) -> tuple[str, str]:
-    """Her line when the model is down (`missing`: the model Ollama lacks), saying what she stored or took
-    back from the message if anything; with the line it was made from (pass that back as `last` so the next
-    one differs)."""
+def offline(changes: Sequence[FactChange], lines: Lines, last: str | None, missing: str | None = None,
+            busy: bool = False) -> tuple[str, str]:
+    """Her line when the model is down (`missing`: the model Ollama lacks; `busy`: it runs but gave no answer:
+    loading, busy, timed out, said nothing), saying what she stored or took back from the message if anything;
+    with the line it was made from (pass that back as `last` so the next one differs)."""
     stored = [c for c in changes if c.kind in ("added", "superseded", "reconfirmed")]
     dropped = [c for c in changes if c.kind == "retracted"]
     if not stored and not dropped:
-        line = lines.model_missing.format(model=missing) if missing else vary(lines.offline, last)
+        line = (lines.model_missing.format(model=missing) if missing else vary(lines.busy, last) if busy
+                else vary(lines.offline, last))
         return line, line
     said = [say([(c.key, c.value) for c in stored])] if stored else []
     if dropped:

@@ -114,6 +114,16 @@ def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_to
     new = [r for r in rows if r.role == "user" and (previous is None or r.id > previous.upto)]
     if not new:
         return None
+    # bounded by tokens: the oldest new messages that fit beside the note and its reply in one num_ctx; the
+    # rest wait for the next rewrite (the note's start moves on by what was sent, however long the session)
+    room = llm.num_ctx - max(64, budget_tokens * 2) - estimate_tokens(INSTRUCTION) - budget_tokens - 384
+    sent, used = [], 0
+    for r in new:
+        used += estimate_tokens(" ".join(r.text.split())[:600]) + 4
+        if sent and used > room:
+            break
+        sent.append(r)
+    new = sent
     unchanged = ModelNote(previous.text if previous else "", previous.upto if previous else 0, new[-1].id)
     texts = {r.id: r.text for r in rows if r.role == "user"}
     lines = [f"[{r.id}] {' '.join(r.text.split())[:600]}" for r in new]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from memory import MULTI_VALUED, PROPOSAL_SCHEMA, SINGLE_VALUED, Message, BadProposals, Memory, Verdict, parse_proposals
+from memory import MULTI_VALUED, estimate_tokens, PROPOSAL_SCHEMA, SINGLE_VALUED, Message, BadProposals, Memory, Verdict, parse_proposals
 
 from ..llm import LLM
 
@@ -40,30 +40,41 @@ class Consolidation:
         return [v for v in self.verdicts if v.outcome == "rejected"]
 
 
-def request(rows: list[Message]) -> list[dict] | None:
-    """The messages of the request: the instruction and the user's lines, each with its id."""
+def requests(rows: list[Message], room: int = 100_000) -> list[list[dict]]:
+    """The requests: the instruction and the user's lines, each with its id, as many lines a request as fit
+    in `room` tokens (a long session is read in several requests, none cut by the server)."""
     lines = [f"[{r.id}] {' '.join(r.text.split())[:MAX_MESSAGE_CHARS]}" for r in rows if r.role == "user"]
-    if not lines:
-        return None
     keys = ", ".join(sorted((SINGLE_VALUED | MULTI_VALUED) - {"note", "wake_word"}))
-    return [{"role": "system", "content": INSTRUCTION.format(keys=keys)},
-            {"role": "user", "content": "\n".join(lines)}]
+    system = INSTRUCTION.format(keys=keys)
+    room -= estimate_tokens(system)
+    batches: list[list[str]] = []
+    used = 0
+    for line in lines:
+        cost = estimate_tokens(line)
+        if not batches or used + cost > room:
+            batches.append([])
+            used = 0
+        batches[-1].append(line)
+        used += cost
+    return [[{"role": "system", "content": system}, {"role": "user", "content": "\n".join(b)}] for b in batches]
 
 
 def consolidate(llm: LLM, memory: Memory, user: str, session: str, rows: list[Message],
                 max_tokens: int = 800, temperature: float | None = None) -> Consolidation:
     """Ask, check, store. LLMError propagates (the caller says the step was skipped); a reply
     that is not the schema's JSON stores nothing and says so."""
-    messages = request(rows)
-    if messages is None:
+    room = llm.num_ctx - max_tokens - 384      # the reply, a trace that cannot be turned off, the template
+    proposals = []
+    for messages in requests(rows, room):
+        text = "".join(chunk.text for chunk in llm.chat(messages, max_tokens=max_tokens, format=PROPOSAL_SCHEMA,
+                                                             temperature=temperature))
+        try:
+            proposals += parse_proposals(text)
+        except BadProposals as exc:
+            log.warning("consolidation: %s; nothing stored", exc)
+            return Consolidation(error=str(exc))
+    if not proposals and not any(r.role == "user" for r in rows):
         return Consolidation()
-    text = "".join(chunk.text for chunk in llm.chat(messages, max_tokens=max_tokens, format=PROPOSAL_SCHEMA,
-                                                         temperature=temperature))
-    try:
-        proposals = parse_proposals(text)
-    except BadProposals as exc:
-        log.warning("consolidation: %s; nothing stored", exc)
-        return Consolidation(error=str(exc))
     verdicts = memory.consolidate(user, session, proposals, llm.model)
     for v in verdicts:     # the values are the user's words: only in a verbose log
         log.info("proposal %s (message %s): %s, %s", v.proposal.key, v.proposal.message_id, v.outcome, v.reason)

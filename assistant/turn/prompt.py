@@ -1,5 +1,14 @@
-"""Prompt assembly: persona + memory block, recalled messages, recent turns, the user's message,
-each part inside its token budget (config `budget`)."""
+"""Prompt assembly: persona + memory block, recent turns, the user's message with what was recalled for it,
+each part inside its token budget (config `budget`).
+
+Laid out for the model server's prompt cache: what stays the same from turn to turn (persona, memory block,
+the running note, the history window) comes first, and what changes every turn (the recalled messages) rides
+in the last message. Ollama's templates merge every system message into the top of the prompt, so a per-turn
+system note would make the whole prompt be processed again each turn.
+
+Counting what is really sent: each message costs its text plus the template's headers (PER_MESSAGE), the
+request a preamble (PREAMBLE), tool definitions their JSON; `context_size` is the one num_ctx of every request.
+"""
 from __future__ import annotations
 
 import json
@@ -13,10 +22,11 @@ from ..config import BudgetConfig, PersonaConfig
 
 @dataclass(frozen=True)
 class Turn:
-    """One stored message of this session, with the token count stored beside it."""
+    """One stored message of this session, with its token count (estimate_tokens) and its id."""
     role: str
     text: str
     tokens: int
+    id: int = 0
 
 
 def persona_text(persona: PersonaConfig, budget: int) -> str:
@@ -25,14 +35,48 @@ def persona_text(persona: PersonaConfig, budget: int) -> str:
     if persona.examples:
         shots = "\n".join(f"User: {e.user}\nGLaDOS: {e.assistant}" for e in persona.examples)
         text += f"\n\nExample of your voice:\n{shots}"
-    return _cut(text, budget)
+    return cut(text, budget)
 
 
-def _cut(text: str, tokens: int) -> str:
-    """Cut text to about `tokens` tokens (the same ~4 characters per token estimate as memory)."""
+PER_MESSAGE = 8         # a message's role headers and end token in a chat template (llama3: 5-7)
+PREAMBLE = 48           # the template's own lines before the system prompt ("Cutting Knowledge Date: ...")
+THINK_ROOM = 256        # a trace that cannot be turned off (gpt-oss at "low") shares num_predict's room
+TOOL_ROOM = 512         # tool calls and their results within one turn, all rounds together
+
+
+def tool_tokens(tools: list[dict] | None) -> int:
+    """Tool definitions as the template writes them: JSON runs about three characters a token."""
+    return (len(json.dumps(tools)) + 2) // 3 if tools else 0
+
+
+def request_tokens(messages: list[dict], tools: list[dict] | None = None) -> int:
+    """The estimate of a whole request as the server will count it (Ollama's prompt_eval_count)."""
+    return PREAMBLE + tool_tokens(tools) + sum(estimate_tokens(str(m.get("content") or "")) + PER_MESSAGE
+                                               for m in messages)
+
+
+def context_size(budget: BudgetConfig, tools: list[dict] | None) -> int:
+    """num_ctx for every request (chat, summary, note, consolidation, preload): one value, so the model never
+    reloads. Every part of the budget, the reply and its thinking room, the tools and a turn's tool rounds,
+    the template's overhead; rounded up to 256."""
+    total = (budget.system + budget.memory + budget.recall + budget.history + budget.reply + THINK_ROOM
+             + tool_tokens(tools) + TOOL_ROOM + PREAMBLE + 4 * PER_MESSAGE)
+    return -(-total // 256) * 256
+
+
+def cut(text: str, tokens: int) -> str:
+    """Cut text to at most about `tokens` tokens (estimate_tokens' count, whatever the language)."""
     if estimate_tokens(text) <= tokens:
         return text
-    return text[: max(0, (tokens - 2) * 4)].rstrip() + "…"
+    lo, hi = 0, len(text)
+    while lo < hi:              # the longest start that fits: estimate_tokens grows with each character
+        mid = (lo + hi + 1) // 2
+        if estimate_tokens(text[:mid]) <= tokens - 1:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
 
 
 def recall_note(recalled: list[Recalled], budget: int, max_chars: int = 300) -> tuple[str, list[Recalled]]:
@@ -69,7 +113,8 @@ def recalled_line(r: Recalled, max_chars: int = 300) -> str:
 
 
 def trim_history(turns: list[Turn], budget: int) -> list[Turn]:
-    """Newest whole user+assistant pairs that fit the budget; never starts with an assistant turn."""
+    """Newest whole user+assistant pairs that fit the budget (each message with its template headers);
+    never starts with an assistant turn."""
     units: list[list[Turn]] = []
     for turn in turns:
         if turn.role == "assistant" and units and units[-1][-1].role == "user":
@@ -79,7 +124,7 @@ def trim_history(turns: list[Turn], budget: int) -> list[Turn]:
     kept: list[list[Turn]] = []
     used = 0
     for unit in reversed(units):
-        cost = sum(t.tokens for t in unit)
+        cost = sum(t.tokens + PER_MESSAGE for t in unit)
         if used + cost > budget:
             break
         kept.append(unit)
@@ -90,28 +135,45 @@ def trim_history(turns: list[Turn], budget: int) -> list[Turn]:
     return flat
 
 
+def window_start(turns: list[Turn], start: int, max_messages: int, room: int) -> int:
+    """The id of the first message of the history window. It stays where it was while the window fits (the
+    prompt's prefix, and the server's cache of it, stay the same); when it no longer fits it moves on by
+    half at once, to the newest user message that leaves at most half the messages and half the room."""
+    window = [t for t in turns if t.id >= start]
+    if len(window) <= max_messages and sum(t.tokens + PER_MESSAGE for t in window) <= room:
+        return start
+    kept, used = 0, 0
+    for i in range(len(turns) - 1, -1, -1):
+        used += turns[i].tokens + PER_MESSAGE
+        if kept + 1 > max(1, max_messages // 2) or used > room // 2:
+            break
+        kept += 1
+    tail = turns[len(turns) - kept:] if kept else []
+    first_user = next((t.id for t in tail if t.role == "user"), None)
+    return first_user if first_user is not None else (turns[-1].id + 1 if turns else start)
+
+
 def fit_history(history: list[Turn], budget: BudgetConfig, user_text: str) -> list[Turn]:
     """The turns of `history` that fit the history budget beside the user's message."""
-    room = budget.history - estimate_tokens(_cut(user_text, budget.history))
+    room = budget.history - estimate_tokens(cut(user_text, budget.history)) - PER_MESSAGE
     return trim_history(history, max(0, room))
+
+
+ASKED = "The user's message:"
 
 
 def assemble(persona: PersonaConfig, budget: BudgetConfig, memory_block: str, recalled: list[Recalled],
              history: list[Turn], user_text: str, earlier: str = "") -> tuple[list[dict], list[Recalled]]:
     """The request's messages, and which recalled messages made it in. `earlier`: the session's running note
-    of what left the window (compaction.fold), already counted in budget.history by the caller."""
+    of what left the window (compaction.fold), already counted in budget.history by the caller. The stable
+    parts first: one system message (persona, memory block, running note), then the history; the recalled
+    messages, which change every turn, go with the user's message at the end."""
     system = build_system_prompt(persona_text(persona, budget.system), memory_block)
-    messages = [{"role": "system", "content": system}]
-    note, used = recall_note(recalled, budget.recall)
-    if note:
-        messages.append({"role": "system", "content": note})
     if earlier:
-        messages.append({"role": "system", "content": earlier})
+        system = f"{system.rstrip()}\n\n{earlier}"
+    messages = [{"role": "system", "content": system}]
     messages += [{"role": t.role, "content": t.text} for t in fit_history(history, budget, user_text)]
-    messages.append({"role": "user", "content": _cut(user_text, budget.history)})
+    note, used = recall_note(recalled, budget.recall)
+    said = cut(user_text, budget.history)
+    messages.append({"role": "user", "content": f"{note}\n\n{ASKED}\n{said}" if note else said})
     return messages, used
-
-
-def context_size(budget: BudgetConfig) -> int:
-    """num_ctx for Ollama: every part of the budget, plus the reply."""
-    return budget.system + budget.memory + budget.recall + budget.history + budget.reply

@@ -6,6 +6,7 @@ error result to the model; it never raises to the user.
 from __future__ import annotations
 
 import json
+import re
 
 from memory import Memory, MemoryStoreError, UnknownKey, describe_changes
 
@@ -40,15 +41,62 @@ TOOLS = [
 ]
 
 
-def run(memory: Memory, user: str, call: ToolCall, recall_k: int = 3, message_id: int | None = None) -> str:
-    """Execute one tool call; the result (or the error) as JSON text for the model. A remembered
-    fact points to `message_id`, the user's message that led to the call."""
+NAMES = {t["function"]["name"] for t in TOOLS}
+# what a model writes around a call it puts in its text: a code fence, qwen's tags, llama3's python tag
+WRAPPING = re.compile(r"^\s*(?:```(?:json)?|<tool_call>|<\|python_tag\|>)?\s*|\s*(?:```|</tool_call>|<\|eom_id\|>)?\s*$")
+
+
+def might_be_call(text: str) -> bool:
+    """Whether a reply that starts so could be a tool call written as text (held back until it is whole)."""
+    lead = text.lstrip()
+    return bool(lead) and (lead[0] in "{[" or any(w.startswith(lead[:len(w)]) or lead.startswith(w)
+                                                  for w in ("```", "<tool_call>", "<|python_tag|>")))
+
+
+def calls_in_text(text: str) -> list[ToolCall] | None:
+    """The tool calls in a reply written as JSON text ({"name": ..., "arguments"/"parameters": {...}}, a list
+    of them, or a bare {"key": ..., "value": ...}); None when the text is not one."""
+    try:
+        data = json.loads(WRAPPING.sub("", text))
+    except ValueError:
+        return None
+    items = data if isinstance(data, list) else [data]
+    calls = []
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        if "function" in item and isinstance(item["function"], dict):
+            item = item["function"]
+        args = item.get("arguments", item.get("parameters"))
+        if isinstance(args, str):
+            try:
+                args = json.loads(args)
+            except ValueError:
+                return None
+        if isinstance(item.get("name"), str) and isinstance(args or {}, dict):
+            calls.append(ToolCall(item["name"], dict(args or {})))
+        elif "value" in item and set(item) <= {"key", "value"}:
+            calls.append(ToolCall("memory_remember", dict(item)))
+        else:
+            return None
+    return calls or None
+
+
+def run(memory: Memory, user: str, call: ToolCall, recall_k: int = 3, message_id: int | None = None,
+        session: str | None = None, model: str = "model") -> str:
+    """Execute one tool call; the result (or the error) as JSON text for the model. What the model asks to
+    remember is the model's: stored only when the user's words in `session` ground it (consolidation's checks,
+    starting from `message_id`, the message that led to the call), and never pinned as the user's."""
     args = call.arguments if isinstance(call.arguments, dict) else {}
     try:
         if call.name == "memory_remember":
-            changes = memory.remember(user, str(args.get("key") or "note"), str(args.get("value") or ""),
-                                      source="(saved by the assistant)", message_id=message_id)
-            return json.dumps({"ok": True, "changes": [c.__dict__ for c in changes]})
+            if session is None:
+                raise ValueError("nothing can be stored outside a conversation")
+            verdict = memory.remember_for_model(user, session, str(args.get("key") or "note"),
+                                                str(args.get("value") or ""), model, message_id)
+            if verdict.outcome == "rejected":
+                return json.dumps({"stored": False, "why": verdict.reason})
+            return json.dumps({"stored": True, "changes": [f"{c.key}: {c.value} ({c.kind})" for c in verdict.changes]})
         if call.name == "memory_recall":
             found = memory.recall(user, str(args.get("query") or ""), k=recall_k)
             return json.dumps({"results": [{"when": r.created_at[:10], "role": r.role, "text": r.excerpt(500),
