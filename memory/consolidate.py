@@ -101,8 +101,8 @@ WISH = re.compile(r"\b(?:looking for|searching for|applying|hoping|wanted|would 
 NEGATED = re.compile(r"\b(?:not|no longer|never|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|can'?t|cannot|"
                      r"won'?t|no|nor|anymore|used to|wish|hope|want to|would like|someday|one day)\b", FLAGS)
 # the user asks for something to be kept: the one case where a model may store a note through a tool
-ASKED_TO_KEEP = re.compile(r"\b(?:remember|don'?t (?:you )?forget|do not forget|keep in mind|make a note|note (?:that|down)|"
-                           r"save (?:that|this)|write (?:that|this|it) down)\b", re.IGNORECASE)
+ASKED_TO_KEEP = re.compile(r"\b(?:remember|don'?t (?:you )?forget|do not forget|keep in mind|make a note|note (?:that|this|it|down)|"
+                           r"(?:save|store|keep|log|record) (?:that|this|it)|write (?:that|this|it) down)\b", re.IGNORECASE)
 CHANGED = re.compile(r"\b(?:now|moved|move|anymore|no longer|new|changed|switched|started|became|become|"
                      r"actually|these days|since|again|instead|turned|got a job|just got|quit|left)\b", FLAGS)
 
@@ -301,6 +301,7 @@ def judge_note(value: str, message: Message) -> tuple[Outcome, str]:
     if not ASKED_TO_KEEP.search(message.text):
         return "rejected", "the user did not ask for anything to be remembered"
     missing = ungrounded(value, message.text)
-    if missing:
+    exact = [w for w in missing if any(c.isdigit() for c in w)]
+    if exact or len(missing) > len(content_words(value)) / 3:     # a word or two of paraphrase, no new number
         return "rejected", f"the user never said {', '.join(repr(w) for w in missing)}"
     return "stored", "the user's words, asked to be remembered"

@@ -112,7 +112,7 @@ class StubOllama:
     def _reply_for(self, profile: Profile, body: dict, messages: list[dict]) -> Scripted:
         if is_note(body):
             return self.note_replies.popleft() if self.note_replies else Scripted(text='{"lines": []}')
-        if body.get("tools") and profile.eager_tools:
+        if body.get("tools") and profile.eager_tools and not body.get("format"):   # a schema leaves no room for a call
             last = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
             call = profile.made_up_call or {"name": "memory_remember", "arguments": {"key": "note", "value": last}}
             if profile.call_as_text:
@@ -130,6 +130,7 @@ class StubOllama:
         self._load(model, served.num_ctx, served)
         if not messages:
             served.done_reason = "load"
+            self.served.append(served)
             return served, Scripted()
         reply = self._reply_for(profile, body, messages)
         fitted = fit(messages, body.get("tools"), served.num_ctx)

@@ -61,9 +61,7 @@ def test_500_earlier_turns_stay_within_budget_trimmed_by_pairs(mem):
         llm.enqueue(f"Reply number {i} to your tedious message, with some filler words.")
         brain.turn(f"message number {i} about nothing in particular")
     for request in llm.requests[-50:]:
-        rest = request[1:]
-        if rest[0]["content"].startswith("Earlier messages"):
-            rest = rest[1:]
+        rest = request[1:]                      # the one system message holds persona, memory and earlier note
         assert rest[0]["role"] == "user"
         history_tokens = sum(estimate_tokens(m["content"]) for m in rest)
         assert history_tokens <= config.budget.history + 2 * len(rest)
@@ -71,7 +69,8 @@ def test_500_earlier_turns_stay_within_budget_trimmed_by_pairs(mem):
         assert roles == ["user", "assistant"] * (len(roles) // 2)    # whole pairs only
     last = llm.requests[-1]
     assert "message number 499" in last[-1]["content"] and "message number 498" in str(last)
-    assert "message number 0 " not in str(last)
+    assert "message number 0 " not in str(last[1:])           # left the window: at most in the earlier note
+    assert estimate_tokens(last[0]["content"]) <= config.budget.system + config.budget.memory + config.budget.history
 
 
 def test_token_counts_are_stored_with_messages(mem, config):
@@ -107,7 +106,9 @@ def test_recalled_messages_show_and_reach_the_prompt(mem, config):
     brain.connect()
     brain.turn("what was the name of my locksmith, Quince something?")
     assert any(isinstance(e, RecalledNote) and e.session == old_session(mem, brain) for e in events)
-    assert any("Bartholomew" in m["content"] and m["role"] == "system" for m in llm.requests[0][1:])
+    asked = llm.requests[0][-1]                  # recalled items change every turn: they come last, with the message
+    assert asked["role"] == "user" and "Bartholomew" in asked["content"]
+    assert asked["content"].endswith("what was the name of my locksmith, Quince something?")
 
 
 def old_session(mem, brain):
@@ -181,9 +182,9 @@ def test_tool_call_round_trip(mem, config):
     assert reply.text == "Stored. Like everything else about you."
     note = next(f for f in mem.facts("ada") if f.key == "note")
     assert note.value == "likes tea at 4pm" and note.source == "I always have tea at 4pm, keep that somewhere"
-    assert note.source_message_id is not None
+    assert note.source_message_id is not None and note.origin == "model" and not note.pinned
     tool_results = [m for m in llm.requests[2] if m["role"] == "tool"]
-    assert '"ok": true' in tool_results[0]["content"] and '"error"' in tool_results[1]["content"]
+    assert '"stored": true' in tool_results[0]["content"] and '"stored": false' in tool_results[1]["content"]
     assert sum(isinstance(e, ToolUsed) for e in events) == 2 and brain.stats.tool_calls == 2
 
 
@@ -202,7 +203,7 @@ def test_a_value_said_in_passing_at_the_end_of_a_long_message_reaches_the_reques
     clock.advance(minutes=60)
     llm = ScriptedLLM().enqueue("Seven. Try not to lose any.")
     brain_for(mem, llm, config).turn("How many engineers do I manage?")
-    carried = "\n".join(m["content"] for m in llm.requests[0][:-1])
+    carried = "\n".join(m["content"] for m in llm.requests[0])
     assert "That's a great list" in carried and "seven engineers" in carried
     tools = ScriptedLLM(tools=True)
     tools.enqueue("", tool_calls=[ToolCall("memory_recall", {"query": "how many engineers do I manage"})]).enqueue("Seven.")

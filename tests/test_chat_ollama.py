@@ -152,7 +152,7 @@ def test_tool_calls_through_the_real_client(tmp_path):
     first, second = stub.chats()[:2]
     assert [t["function"]["name"] for t in first["tools"]] == ["memory_remember", "memory_recall", "memory_pin",
                                                             "memory_forget"]
-    assert second["messages"][-1]["role"] == "tool" and '"ok": true' in second["messages"][-1]["content"]
+    assert second["messages"][-1]["role"] == "tool" and '"stored": true' in second["messages"][-1]["content"]
 
 
 def test_errors_in_the_middle_of_a_stream_keep_what_was_said(tmp_path):
@@ -169,9 +169,11 @@ def test_errors_in_the_middle_of_a_stream_keep_what_was_said(tmp_path):
     assert [m["text"] for m in partial] == ["one two", "six seven"]
 
 
-def test_each_turn_carries_the_whole_recent_history_and_older_turns_can_be_recalled():
-    """Turn n sends the session's last min(2(n-1), window) messages, in order, whole pairs; a message
-    that has left the window is recalled instead of lost."""
+def test_each_turn_carries_a_stable_window_of_recent_history_and_older_turns_can_be_recalled():
+    """Each turn sends the newest messages of the session, in order, in whole pairs, never more than the
+    window and never fewer than half of it; the window's first message stays put from turn to turn (the
+    prompt's prefix, cached by the server, stays the same) and moves on by half at once. A message that has
+    left the window is recalled instead of lost."""
     lines = ["my sister Greta plays the cello in an orchestra"]
     lines += [f"tell me a fact about the number {n}" for n in range(2, 16)]
     lines.append("which instrument does my sister Greta play in the orchestra?")
@@ -185,9 +187,14 @@ def test_each_turn_carries_the_whole_recent_history_and_older_turns_can_be_recal
     said = [m for line, n in zip(lines, range(1, 17)) for m in
             ({"role": "user", "content": line}, {"role": "assistant", "content": f"Reply {n}."})]
     window = load_config().memory.recent_window
+    starts = []
     for n, request in enumerate(turns, start=1):
         history = [m for m in request["messages"] if m["role"] in ("user", "assistant")][:-1]
-        expected = said[:2 * (n - 1)][-window:] if window else []
-        assert history == expected, f"turn {n} carried {len(history)} earlier messages, not {len(expected)}"
-    recalled = [m["content"] for m in turns[-1]["messages"] if m["role"] == "system"][1:]
-    assert recalled and "Greta plays the cello" in recalled[0]
+        earlier = said[:2 * (n - 1)]
+        assert len(history) % 2 == 0 and history == earlier[len(earlier) - len(history):]
+        assert min(len(earlier), window // 2) <= len(history) <= window, f"turn {n} carried {len(history)}"
+        starts.append(len(earlier) - len(history))
+    moves = len(set(starts)) - 1          # sliding one pair a turn would move it on every turn past the window
+    assert starts == sorted(starts) and moves <= (len(said) - window) // (window // 2) + 1 < len(turns) - window // 2
+    asked = turns[-1]["messages"][-1]["content"]
+    assert "Greta plays the cello" in asked and asked.endswith(lines[-1])

@@ -37,6 +37,15 @@ class Round:
     done_reason: str | None
 
 
+@dataclass(frozen=True)
+class Sent:
+    """The last request answered in full, with her reply: the prompt the server's cache now holds, which a
+    background request continues rather than evicts."""
+    session: str
+    messages: list[dict]
+    tools: list[dict] | None
+
+
 class Interrupted(Exception):
     """Raised by a text sink when the user talks over her; `spoken` is what was actually said."""
 
@@ -88,6 +97,7 @@ class Brain:
         self.stats = Stats()
         self._message_id: int | None = None     # the user message of the turn in progress
         self._notes: dict[str, compaction.ModelNote] = {}   # the model's running note of each session
+        self._last: Sent | None = None          # the last answered request, which the server holds in its cache
         self._last_line: str | None = None      # the offline line said last, so the next differs
         self._starts: dict[str, int] = {}       # the first message of each session's history window
         self.scale = 1.0                        # the server's token count over our estimate, as last seen (>= 1)
@@ -192,7 +202,7 @@ class Brain:
 
     def _rewrite_note(self) -> None:
         """After the reply, every few messages that left the window: the model rewrites the session's running
-        note in its own words (grounded line by line); on any failure the extractive note stays."""
+        note in its own words (grounded line by line); on any failure the user's own words take their place."""
         session, s = self.session, self.config.session
         note_tokens = min(s.compact_tokens, self.config.budget.history // 2)
         window = self.config.memory.recent_window
@@ -203,15 +213,9 @@ class Brain:
         previous = self._notes.get(session)
         if not compaction.due(previous, folded):
             return
-        try:
-            note = compaction.rewrite(self.llm, previous, folded, note_tokens,
-                                      self.config.llm.session_end_temperature)
-        except LLMError as exc:
-            log.warning("running note: %s; the extractive note stays", exc)
-            # not asked again until as much more has left the window: a failing server is not sent it all again
-            self._notes[session] = compaction.ModelNote(previous.text if previous else "",
-                                                        previous.upto if previous else 0, folded[-1].id)
-            return
+        last = self._last if self._last is not None and self._last.session == session else None
+        note = compaction.rewrite(self.llm, previous, folded, note_tokens, self.config.llm.session_end_temperature,
+                                  last.messages if last else None, last.tools if last else None)
         if note is not None:
             self._notes[session] = note
 
@@ -391,6 +395,7 @@ class Brain:
         words; each call runs once a turn (an eager model's repeats are told so)."""
         assert self.llm is not None
         offered = tools.TOOLS if self.config.llm.tools and self.llm.supports_tools() else None
+        self._last = None
         parts: list[str] = []
         done: set[str] = set()
         asked = time.perf_counter()
@@ -399,6 +404,8 @@ class Brain:
                 self.stats.last_prompt = messages
                 said = self._round(messages, offered if round_ < MAX_TOOL_ROUNDS else None, parts, on_text, asked)
                 if not said.calls:
+                    self._last = Sent(session, messages + [{"role": "assistant", "content": said.text}],
+                                      offered if round_ < MAX_TOOL_ROUNDS else None)
                     break
                 messages = messages + self._run_tools(said.calls, said.text, session, done)
             if not "".join(parts).strip():
@@ -469,7 +476,7 @@ class Brain:
                 done.add(key)
                 self.stats.tool_calls += 1
                 result = tools.run(self.memory, self.user, call, self.config.memory.recall_k, self._message_id,
-                                   session, self.llm.model if self.llm else "model")
+                                   session, self.llm.model if self.llm else "model", room)
                 self.on_event(ToolUsed(call.name, call.arguments, result))
             out.append({"role": "tool", "content": result if len(result) <= room else result[:room - 1] + "…",
                         "tool_name": call.name})

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from memory import Message, estimate_tokens, ungrounded
 
-from ..llm import LLM
+from ..llm import LLM, LLMError
+from .prompt import request_tokens
 
 log = logging.getLogger("glados.compaction")
 
@@ -84,15 +85,16 @@ INSTRUCTION = (
     "what the user asked for). One fact per line, at most {lines} lines, each beginning \"The user\", in the "
     "user's own words, citing the ids of the messages it comes from. Leave out small talk and questions. "
     "Reply with JSON only.")
+TASK = "(Not a message from the user: a task for your memory. Do not answer the conversation; do this.)"
+MIN_ROOM = 256             # tokens for the new messages, or the note is asked for on its own
 
 
 @dataclass(frozen=True)
 class ModelNote:
-    """The model's note of a session: its lines, the last message they cover, and the last message the model
-    was shown (a reply with nothing grounded covers nothing, but is not asked for again at once)."""
+    """The running note of a session past the extractive one: its lines (the model's, or the user's own words
+    quoted where a rewrite failed) and the last message they cover."""
     text: str
     upto: int
-    asked: int
 
 
 def grounded(line: str, said: str, free: frozenset[str] | set[str] = FRAMING) -> bool:
@@ -107,16 +109,28 @@ def grounded(line: str, said: str, free: frozenset[str] | set[str] = FRAMING) ->
 
 
 def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_tokens: int,
-            temperature: float | None = None) -> ModelNote | None:
+            temperature: float | None = None, prefix: list[dict] | None = None,
+            tools: list[dict] | None = None) -> ModelNote | None:
     """The model's note over the user's messages in `rows` (those after the previous note's), grounded line by
-    line. With no grounded line, or a reply that is not the note's JSON, what was there stays (only `asked`
-    moves on); None when there is nothing new. LLMError propagates."""
+    line; None when there is nothing new. When the model cannot be reached, replies with no grounded line or
+    with something that is not the note's JSON, the messages it was sent join the note in the user's own
+    words (`absorb`): the note's start moves on either way, so no request is sent the same messages twice.
+
+    `prefix` (the last chat request and its reply) and `tools` (what it offered): the request continues that
+    conversation, asking for the note in a last user message, so the server reuses its cached prompt and
+    keeps it for the next turn (one runner, one cache: a request with another start would evict it). Without
+    one, or when it leaves too little room, the note is asked for on its own."""
     new = [r for r in rows if r.role == "user" and (previous is None or r.id > previous.upto)]
     if not new:
         return None
+    instruction = INSTRUCTION.format(lines=max(2, budget_tokens // 20))
     # bounded by tokens: the oldest new messages that fit beside the note and its reply in one num_ctx; the
     # rest wait for the next rewrite (the note's start moves on by what was sent, however long the session)
-    room = llm.num_ctx - max(64, budget_tokens * 2) - estimate_tokens(INSTRUCTION) - budget_tokens - 384
+    room = llm.num_ctx - max(64, budget_tokens * 2) - estimate_tokens(instruction) - budget_tokens - 384
+    if prefix and room - request_tokens(prefix, tools) >= MIN_ROOM:
+        room -= request_tokens(prefix, tools)
+    else:
+        prefix, tools = None, None
     sent, used = [], 0
     for r in new:
         used += estimate_tokens(" ".join(r.text.split())[:600]) + 4
@@ -124,14 +138,20 @@ def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_to
             break
         sent.append(r)
     new = sent
-    unchanged = ModelNote(previous.text if previous else "", previous.upto if previous else 0, new[-1].id)
     texts = {r.id: r.text for r in rows if r.role == "user"}
     lines = [f"[{r.id}] {' '.join(r.text.split())[:600]}" for r in new]
     current = previous.text if previous is not None else "(empty)"
-    messages = [{"role": "system", "content": INSTRUCTION.format(lines=max(2, budget_tokens // 20))},
-                {"role": "user", "content": f"Current note:\n{current}\n\nNew messages:\n" + "\n".join(lines)}]
-    reply = "".join(c.text for c in llm.chat(messages, max_tokens=max(64, budget_tokens * 2), format=SCHEMA,
-                                             temperature=temperature))
+    asked = f"Current note:\n{current}\n\nNew messages:\n" + "\n".join(lines)
+    if prefix:
+        messages = prefix + [{"role": "user", "content": f"{TASK}\n{instruction}\n\n{asked}"}]
+    else:
+        messages = [{"role": "system", "content": instruction}, {"role": "user", "content": asked}]
+    try:
+        reply = "".join(c.text for c in llm.chat(messages, tools=tools, max_tokens=max(64, budget_tokens * 2),
+                                                 format=SCHEMA, temperature=temperature))
+    except LLMError as exc:
+        log.warning("running note: %s; the user's own words are kept instead", exc)
+        return absorb(previous, new, budget_tokens)
     try:
         proposed = json.loads(reply)["lines"]
         kept = []
@@ -141,10 +161,11 @@ def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_to
             if text and any(i in texts for i in ids) and grounded(text, said):
                 kept.append(text)
     except (ValueError, KeyError, TypeError) as exc:
-        log.warning("running note: the model's reply is not the note's JSON (%s); the extractive note stays", exc)
-        return unchanged
+        log.warning("running note: the model's reply is not the note's JSON (%s); the user's own words are kept "
+                    "instead", exc)
+        return absorb(previous, new, budget_tokens)
     if not kept:
-        return unchanged     # nothing grounded: the previous note (or the extractive one) stays
+        return absorb(previous, new, budget_tokens)     # nothing grounded
     used, body = estimate_tokens(MODEL_HEADER), []
     for text in kept:
         line = _line(text)
@@ -152,7 +173,16 @@ def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_to
             break
         body.append(line)
         used += estimate_tokens(line)
-    return ModelNote("\n".join(body), new[-1].id, new[-1].id)
+    return ModelNote("\n".join(body), new[-1].id)
+
+
+def absorb(previous: ModelNote | None, new: list[Message], budget_tokens: int) -> ModelNote:
+    """The note with `new` folded into it extractively (quoted, so grounded by construction), within the
+    budget, covering up to the last of them."""
+    text = previous.text if previous is not None else ""
+    quoted = fold(new, budget_tokens - estimate_tokens(MODEL_HEADER + "\n" + text))
+    lines = quoted.split("\n", 1)[1] if quoted else ""
+    return ModelNote("\n".join(x for x in (text, lines) if x), new[-1].id)
 
 
 def combine(model: ModelNote | None, folded: list[Message], budget_tokens: int) -> str:
@@ -167,5 +197,5 @@ def combine(model: ModelNote | None, folded: list[Message], budget_tokens: int) 
 
 def due(model: ModelNote | None, folded: list[Message]) -> bool:
     """Whether enough has left the window since the model's note to rewrite it."""
-    behind = [m for m in folded if m.role == "user" and (model is None or m.id > model.asked)]
+    behind = [m for m in folded if m.role == "user" and (model is None or m.id > model.upto)]
     return len(behind) >= REWRITE_EVERY

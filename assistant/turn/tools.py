@@ -83,10 +83,11 @@ def calls_in_text(text: str) -> list[ToolCall] | None:
 
 
 def run(memory: Memory, user: str, call: ToolCall, recall_k: int = 3, message_id: int | None = None,
-        session: str | None = None, model: str = "model") -> str:
-    """Execute one tool call; the result (or the error) as JSON text for the model. What the model asks to
-    remember is the model's: stored only when the user's words in `session` ground it (consolidation's checks,
-    starting from `message_id`, the message that led to the call), and never pinned as the user's."""
+        session: str | None = None, model: str = "model", room: int = 2000) -> str:
+    """Execute one tool call; the result (or the error) as JSON text for the model, recalled messages shortened
+    to fit `room` characters together. What the model asks to remember is the model's: stored only when the
+    user's words in `session` ground it (consolidation's checks, starting from `message_id`, the message that
+    led to the call), and never pinned as the user's."""
     args = call.arguments if isinstance(call.arguments, dict) else {}
     try:
         if call.name == "memory_remember":
@@ -99,7 +100,8 @@ def run(memory: Memory, user: str, call: ToolCall, recall_k: int = 3, message_id
             return json.dumps({"stored": True, "changes": [f"{c.key}: {c.value} ({c.kind})" for c in verdict.changes]})
         if call.name == "memory_recall":
             found = memory.recall(user, str(args.get("query") or ""), k=recall_k)
-            return json.dumps({"results": [{"when": r.created_at[:10], "role": r.role, "text": r.excerpt(500),
+            each = min(500, max(120, room // max(1, len(found)) - 60))      # 60: the JSON around each text
+            return json.dumps({"results": [{"when": r.created_at[:10], "role": r.role, "text": r.excerpt(each),
                                             **({"changed": describe_changes(r.since)} if r.since else {})}
                                            for r in found]})
         if call.name == "memory_pin":
