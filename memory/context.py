@@ -77,12 +77,26 @@ def render(facts: list[Fact], summaries: list[tuple[str, str, tuple[Since, ...]]
     return "\n\n".join(blocks), dropped
 
 
+# How a summary frames a fact it restates ("The user said they are allergic to ..."): no content of its own.
+RESTATING = frozenset("""user user's users said says told mentioned shared they them their are has have had lives live
+living based allergic allergy called named name like likes love loves enjoy enjoys eat eats work works diet""".split())
+
+
 def _untold(text: str, values: list[str]) -> str:
-    """The summary without its sentences that state a value the facts above already give."""
-    if not values:
+    """The summary without its sentences that only restate a value the facts above already give: every content
+    word of the sentence is the value's or framing ("The user said their bike is a red Brompton." beside the
+    note "my bike is a red Brompton"); a sentence that says more ("talked about tortoises") stays."""
+    from .consolidate import content_words, stem
+    shown = [{stem(w) for w in content_words(v)} for v in values]
+    shown = [v for v in shown if v]
+    if not shown:
         return text
-    kept = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if not any(v in s.casefold() for v in values)]
-    return " ".join(kept)
+
+    def restates(sentence: str) -> bool:
+        words = {stem(w) for w in content_words(sentence) if w not in RESTATING}
+        return bool(words) and any(words <= value for value in shown)
+
+    return " ".join(s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if not restates(s))
 
 
 def build_system_prompt(base: str, context: str) -> str:

@@ -215,3 +215,19 @@ def test_a_busy_server_is_called_busy_and_a_cold_load_is_waited_for():
     assert "Start Ollama" not in result.stdout and "busy" in result.stdout.lower()
     assert "Loaded, and unimpressed." in result.stdout
     assert PROFILES["llama3.2"].load_s == 0
+
+
+def test_each_fact_is_carried_once_per_request():
+    """From the second session on a fact is in the memory block; the summary that restates it and the message
+    that told it, recalled, do not carry it again."""
+    with StubOllama() as stub:
+        stub.enqueue("A folding bike. How compact of you.")
+        stub.enqueue('{"facts": []}').enqueue("The user said their bike is a red Brompton.")
+        first = chat(stub.url, "ada", "remember that my bike is a red Brompton", "/quit")
+        assert first.returncode == 0, first.stderr
+        stub.enqueue("Patch it. Or cry.")
+        second = chat(stub.url, "ada", "my bike has a flat tyre, what should I do about the bike?")
+    assert second.returncode == 0, second.stderr
+    request = [s.body for s in turns_of(stub)][-1]
+    carried = "\n".join(m["content"] for m in request["messages"])
+    assert carried.count("Brompton") == 1, carried
