@@ -90,19 +90,27 @@ def think_tokens(profile: Profile, think) -> int:
     return 0
 
 
-def render(messages: list[dict], tools: list | None) -> list[str]:
-    """The prompt in tokens, as a llama3/qwen template renders it: every system message merged at the top
-    (`.System`), tool definitions after them, each message in its header, the assistant's header last."""
+def render(messages: list[dict], tools: list | None, family: str = "llama") -> list[str]:
+    """The prompt in tokens, as the model's template renders it: every system message merged at the top
+    (`.System`), each message in its header, the assistant's header last. Tool definitions: in the system
+    block for qwen3 and gpt-oss; llama3.1/3.2's template (ollama.com/library/llama3.2) writes them into the
+    last message when it is the user's ("Given the following functions, ..."), so they move every turn."""
     system = "\n\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
+    listed = "\n".join(json.dumps(t) for t in tools or [])
+    in_system = bool(tools) and family != "llama"
     out = tokens("<|begin_of_text|>")
     head = "Cutting Knowledge Date: December 2023\n\n" + system
-    if tools:
-        head += "\n\nYou have access to the following functions:\n" + "\n".join(json.dumps(t) for t in tools)
+    if in_system:
+        head += "\n\nYou have access to the following functions:\n" + listed
+    elif tools:
+        head += "\n\nYou are a helpful assistant with tool calling capabilities."
     out += tokens(f"<|start_header_id|>system<|end_header_id|>\n\n{head}<|eot_id|>")
-    for m in messages:
-        if m.get("role") == "system":
-            continue
+    rest = [m for m in messages if m.get("role") != "system"]
+    for i, m in enumerate(rest):
         body = str(m.get("content") or "")
+        if tools and not in_system and i == len(rest) - 1 and m.get("role") == "user":
+            body = ("Given the following functions, please respond with a JSON for a function call with its proper "
+                    f"arguments that best answers the given prompt.\n\n{listed}\n\n{body}")
         if m.get("tool_calls"):
             body += json.dumps(m["tool_calls"])
         out += tokens(f"<|start_header_id|>{m.get('role')}<|end_header_id|>\n\n{body}<|eot_id|>")
@@ -118,14 +126,14 @@ class Fitted:
     runner_cut: bool = False      # the runner kept NUM_KEEP tokens and the tail: the persona went
 
 
-def fit(messages: list[dict], tools: list | None, num_ctx: int) -> Fitted:
+def fit(messages: list[dict], tools: list | None, num_ctx: int, family: str = "llama") -> Fitted:
     """prompt.go chatPrompt: drop messages from the front (keeping system messages and the last message)
     until the rendering fits num_ctx; then the runner keeps NUM_KEEP tokens and the newest ones."""
-    full = render(messages, tools)
+    full = render(messages, tools, family)
     last = len(messages) - 1
     for i in range(last + 1):
         kept = [m for m in messages[:i] if m.get("role") == "system"] + messages[i:]
-        prompt = render(kept, tools)
+        prompt = render(kept, tools, family)
         if len(prompt) <= num_ctx or i == last:
             dropped = i - sum(1 for m in messages[:i] if m.get("role") == "system")
             if len(prompt) > num_ctx:

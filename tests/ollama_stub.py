@@ -133,7 +133,7 @@ class StubOllama:
             self.served.append(served)
             return served, Scripted()
         reply = self._reply_for(profile, body, messages)
-        fitted = fit(messages, body.get("tools"), served.num_ctx)
+        fitted = fit(messages, body.get("tools"), served.num_ctx, profile.family)
         served.prompt_tokens, served.rendered_tokens = len(fitted.prompt), fitted.rendered
         served.dropped, served.runner_cut = fitted.dropped, fitted.runner_cut
         served.reused = common_prefix(self._cache, fitted.prompt)

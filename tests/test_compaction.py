@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from assistant.config import load_config
 from assistant.turn.brain import Brain
+from assistant.turn.prompt import ASKED
 from memory import Memory
 from tests.fakes import ScriptedLLM
 
@@ -28,12 +29,12 @@ def run(tmp_path, compact_tokens: int) -> list[dict]:
 
 def test_turn_twenty_still_carries_the_plan_of_turn_one_and_the_window_is_unchanged(tmp_path):
     folded, plain = run(tmp_path, 150), run(tmp_path, 0)
-    notes = [m["content"] for m in folded if m["role"] == "system" and "Earlier in this conversation" in m["content"]]
+    notes = [m["content"] for m in folded if "Earlier in this conversation" in m["content"]]
     assert len(notes) == 1 and "Sarah at the station at 5pm on Friday" in notes[0]
     assert "thanks" not in notes[0].split("Earlier in this conversation")[1]               # nothing to keep in "ok", "thanks"
     assert not any("Sarah" in m["content"] for m in plain)
-    turns = lambda prompt: [m for m in prompt if m["role"] in ("user", "assistant")]  # noqa: E731
-    assert turns(folded) == turns(plain) and len(turns(plain)) <= 13  # the window (12 at most) and this message
+    said = lambda prompt: [m["content"].split(ASKED + "\n")[-1] for m in prompt if m["role"] != "system"]  # noqa: E731
+    assert said(folded) == said(plain) and len(said(plain)) <= 13   # the window (12 at most) and this message
 
 
 def test_the_model_rewrites_the_note_in_its_own_words_and_only_grounded_lines_stay(tmp_path):
@@ -41,8 +42,8 @@ def test_the_model_rewrites_the_note_in_its_own_words_and_only_grounded_lines_st
     config = replace(config, session=replace(config.session, consolidate=False))
     llm = ScriptedLLM()
     # Message ids in a fresh file: turn n's message is 2n - 1. The window holds up to 12 messages and then
-    # moves on by half: after turn 8 four of the user's messages have left it and the model is asked for the
-    # note; again each time four more have left.
+    # keeps its newest quarter: after turn 8 six of the user's messages have left it and the model is asked for
+    # the note; again each time the window moves on (four or more have left).
     llm.enqueue_note('{"lines": [{"text": "The user is meeting Sarah at the station at 5pm on Friday.", "ids": [1]},'
                      ' {"text": "The user is flying to Paris with Sarah.", "ids": [1]},'
                      ' {"text": "The user has a sister called Ivy.", "ids": [99]}]}')
@@ -57,13 +58,13 @@ def test_the_model_rewrites_the_note_in_its_own_words_and_only_grounded_lines_st
             if n == 10:
                 assert len(llm.note_requests) == 1
         prompt = brain.stats.last_prompt
-    assert len(llm.note_requests) == 4                     # after turns 8, 12, 16 and 20
+    assert len(llm.note_requests) == 3                     # after turns 8, 14 and 20
     sent = [re.findall(r"^\[(\d+)\]", r[-1]["content"], re.M) for r in llm.note_requests]
     assert all(ids for ids in sent) and len(sum(sent, [])) == len(set(sum(sent, [])))   # no message sent twice
     first = llm.note_requests[0][-1]["content"]
     assert "[1] I'm meeting Sarah" in first and "[7] the weather is grey again, day 0" in first
     assert "(empty)" in first and "day 4" not in first     # only what had left the window
-    note = next(m["content"] for m in prompt if m["role"] == "system" and "Earlier in this conversation" in m["content"])
+    note = next(m["content"] for m in prompt if "Earlier in this conversation" in m["content"])
     assert "The user is meeting Sarah at the station at 5pm on Friday." in note
     assert "Paris" not in note and "Ivy" not in note       # not said, or cited from no message of the session
     assert len([m for m in prompt if m["role"] in ("user", "assistant")]) <= 13     # the window is unchanged

@@ -35,7 +35,7 @@ class MemoryConfig:
     max_message_chars: Annotated[int, doc("the longest message stored; a longer one is refused with one line, nothing stored", ge=100, le=1_000_000)] = 20_000
     recall_k: Annotated[int, doc("earlier messages recalled into a request; 0: recall off", ge=0, le=50)] = 3
     recall_candidates: Annotated[int, doc("per recall, the best this many by words and by meaning are ranked", ge=1, le=10_000)] = 30
-    recent_window: Annotated[int, doc("messages of this session sent as history, never recalled (env MEMORY_WINDOW)", ge=0, le=10_000)] = 12
+    recent_window: Annotated[int, doc("most messages of this session sent as history, never recalled (env MEMORY_WINDOW); when full, the window keeps its newest quarter and the rest joins the running note", ge=0, le=10_000)] = 12
     busy_timeout_ms: Annotated[int, doc("ms a write waits for another process holding the database", ge=0, le=600_000)] = 5000
 
 
@@ -96,7 +96,7 @@ class LLMConfig:
     between_tokens_timeout_s: Annotated[float, doc("seconds a stalled stream is given before it is cut off", gt=0, le=3600)] = 30.0
     temperature: Annotated[float, doc("how freely she chats", ge=0, le=2)] = 0.8
     session_end_temperature: Annotated[float, doc("for the session's summary and the model's reading of it: sober", ge=0, le=2)] = 0.2
-    tools: Annotated[bool, doc("offer memory tools to models that support tool calling")] = True
+    tools: Annotated[bool, doc("offer memory tools to models that support tool calling, with messages that speak of memory (remember, note, forget, search, ...)")] = True
     keep_alive: Annotated[str, doc("how long Ollama keeps the model loaded after a request (Ollama's duration: 30m, 1h, -1 forever)", min_length=1)] = "30m"
 
 

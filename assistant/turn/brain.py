@@ -100,6 +100,7 @@ class Brain:
         self._last: Sent | None = None          # the last answered request, which the server holds in its cache
         self._last_line: str | None = None      # the offline line said last, so the next differs
         self._starts: dict[str, int] = {}       # the first message of each session's history window
+        self._shown: dict[str, tuple[int, str]] = {}   # the running note carried with that window
         self.scale = 1.0                        # the server's token count over our estimate, as last seen (>= 1)
 
     # -- model availability ---------------------------------------------------------------------
@@ -148,6 +149,8 @@ class Brain:
         if session is None:
             return None
         self._notes.pop(session, None)         # the summary supersedes the running note
+        self._shown.pop(session, None)
+        self._starts.pop(session, None)
         rows = self.memory.messages(self.user, session)
         if not any(r.role == "user" for r in rows):
             return None
@@ -300,7 +303,9 @@ class Brain:
         for r in used:
             self.on_event(RecalledNote(r.session, r.created_at[:10], r.text))
         self._message_id = observation.message_id
-        return self._generate(session, messages, tuple(used), on_text, on_end)
+        assert self.llm is not None
+        offered = tools.TOOLS if self.config.llm.tools and tools.wanted(text) and self.llm.supports_tools() else None
+        return self._generate(session, messages, offered, tuple(used), on_text, on_end)
 
     def _from_memory(self, session: str, command: commands.CommandReply, started: float, on_text: TextSink,
                      on_end: Callable[[], None]) -> Reply:
@@ -342,8 +347,13 @@ class Brain:
         start = prompt.window_start(turns, self._starts.get(session, turns[0].id if turns else 0), window, room)
         self._starts[session] = start
         history = [t for t in turns if t.id >= start]
-        folded = [r for r in rows if r.id < start]
-        note = compaction.combine(self._notes.get(session), folded, note_tokens) if note_tokens and folded else ""
+        shown = self._shown.get(session)
+        if shown is not None and shown[0] == start:
+            note = shown[1]     # the note changes only when the window moves: the prompt's start stays cached
+        else:
+            folded = [r for r in rows if r.id < start]
+            note = compaction.combine(self._notes.get(session), folded, note_tokens) if note_tokens and folded else ""
+            self._shown[session] = (start, note)
         if note:
             budget = replace(budget, history=max(0, budget.history - estimate_tokens(note)))
         return history, note, budget
@@ -389,12 +399,11 @@ class Brain:
         self.log_reply(session, line)
         return Reply(line, "offline")
 
-    def _generate(self, session: str, messages: list[dict], recalled: tuple[Recalled, ...],
+    def _generate(self, session: str, messages: list[dict], offered: list[dict] | None, recalled: tuple[Recalled, ...],
                   on_text: TextSink, on_end: Callable[[], None]) -> Reply:
         """The model's reply, over rounds of tool calls. The last round offers no tools, so a turn always ends in
         words; each call runs once a turn (an eager model's repeats are told so)."""
         assert self.llm is not None
-        offered = tools.TOOLS if self.config.llm.tools and self.llm.supports_tools() else None
         self._last = None
         parts: list[str] = []
         done: set[str] = set()

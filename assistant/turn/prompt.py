@@ -135,17 +135,22 @@ def trim_history(turns: list[Turn], budget: int) -> list[Turn]:
     return flat
 
 
+KEPT_AFTER_MOVE = 4        # when the window moves on, it keeps a quarter of itself (at least the last exchange)
+
+
 def window_start(turns: list[Turn], start: int, max_messages: int, room: int) -> int:
     """The id of the first message of the history window. It stays where it was while the window fits (the
-    prompt's prefix, and the server's cache of it, stay the same); when it no longer fits it moves on by
-    half at once, to the newest user message that leaves at most half the messages and half the room."""
+    prompt's start, and the server's cache of it, stay the same); when it no longer fits it moves on at once,
+    to the newest user message that leaves at most a quarter of the messages and of the room. Every message
+    after a change is processed again by the server, so what a move keeps is what it costs; what it lets go
+    is folded into the running note."""
     window = [t for t in turns if t.id >= start]
     if len(window) <= max_messages and sum(t.tokens + PER_MESSAGE for t in window) <= room:
         return start
     kept, used = 0, 0
     for i in range(len(turns) - 1, -1, -1):
         used += turns[i].tokens + PER_MESSAGE
-        if kept + 1 > max(1, max_messages // 2) or used > room // 2:
+        if kept + 1 > max(2, max_messages // KEPT_AFTER_MOVE) or used > max(room // KEPT_AFTER_MOVE, 1):
             break
         kept += 1
     tail = turns[len(turns) - kept:] if kept else []
@@ -165,15 +170,21 @@ ASKED = "The user's message:"
 def assemble(persona: PersonaConfig, budget: BudgetConfig, memory_block: str, recalled: list[Recalled],
              history: list[Turn], user_text: str, earlier: str = "") -> tuple[list[dict], list[Recalled]]:
     """The request's messages, and which recalled messages made it in. `earlier`: the session's running note
-    of what left the window (compaction.fold), already counted in budget.history by the caller. The stable
-    parts first: one system message (persona, memory block, running note), then the history; the recalled
-    messages, which change every turn, go with the user's message at the end."""
+    of what left the window (compaction.fold), already counted in budget.history by the caller.
+
+    Laid out for the server's prompt cache, which reuses the longest unchanged start of the last prompt: what
+    stays the same from turn to turn first (one system message: persona and memory block; Ollama's templates
+    put every system message at the top, so nothing that changes may be one), then the history, whose window
+    moves on only now and then, with the running note (which changes only when the window moves) at its
+    head; what changes every turn (the recalled messages) goes with the user's message at the end."""
     system = build_system_prompt(persona_text(persona, budget.system), memory_block)
-    if earlier:
-        system = f"{system.rstrip()}\n\n{earlier}"
     messages = [{"role": "system", "content": system}]
     messages += [{"role": t.role, "content": t.text} for t in fit_history(history, budget, user_text)]
     note, used = recall_note(recalled, budget.recall)
+    if earlier and len(messages) > 1:
+        messages[1] = {"role": "user", "content": f"{earlier}\n\n{ASKED}\n{messages[1]['content']}"}
+        earlier = ""
     said = cut(user_text, budget.history)
-    messages.append({"role": "user", "content": f"{note}\n\n{ASKED}\n{said}" if note else said})
+    context = "\n\n".join(part for part in (earlier, note) if part)
+    messages.append({"role": "user", "content": f"{context}\n\n{ASKED}\n{said}" if context else said})
     return messages, used

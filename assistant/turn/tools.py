@@ -2,6 +2,12 @@
 
 Each runs against the same Memory and the same user as the turn. A failing call returns an
 error result to the model; it never raises to the user.
+
+They are offered only on a message that speaks of memory (`wanted`): everything else the tools could do
+happens every turn without them (the miner stores what is said, recall runs before the model is asked), and
+an offer costs on every turn: some models call a tool whatever the message (llama3.2), and llama3.2's
+template writes the ~500 tokens of tool definitions into the last user message, where the server's prompt
+cache cannot keep them.
 """
 from __future__ import annotations
 
@@ -42,6 +48,16 @@ TOOLS = [
 
 
 NAMES = {t["function"]["name"] for t in TOOLS}
+# A message about her memory: keep, note, save, forget, delete, pin, look up or search it, or what was said.
+MEMORY_TALK = re.compile(
+    r"\b(?:remember|recall|memor(?:y|ies|ise|ize)|forget|forgot|note|notes|noted|save|store|keep (?:that|this|it|in mind)|"
+    r"write (?:that|this|it) down|delete|erase|remove|pin|unpin|look (?:it |that )?up|search|"
+    r"(?:did|have) i (?:ever )?(?:say|said|tell|told|mention(?:ed)?)|what did i)\b", re.IGNORECASE)
+
+
+def wanted(text: str) -> bool:
+    """Whether the tools are offered with this message: it speaks of memory."""
+    return bool(MEMORY_TALK.search(text))
 # what a model writes around a call it puts in its text: a code fence, qwen's tags, llama3's python tag
 WRAPPING = re.compile(r"^\s*(?:```(?:json)?|<tool_call>|<\|python_tag\|>)?\s*|\s*(?:```|</tool_call>|<\|eom_id\|>)?\s*$")
 
