@@ -118,7 +118,7 @@ def test_the_chat_says_what_it_recalled_and_what_a_star_means():
 def test_session_end_requests_send_no_tools_and_a_low_temperature():
     with StubOllama(capabilities=("completion", "tools")) as stub:
         stub.enqueue("Charming.").enqueue('{"facts": []}').enqueue("A summary.")
-        chat(stub.url, "ada", "I work as a nurse in Leeds")
+        chat(stub.url, "ada", "I work as a nurse in Leeds, note that")   # about memory: tools offered
     ends = [r for r in stub.chats() if session_end(r)]
     turn = next(r for r in stub.chats() if not session_end(r))
     assert len(ends) == 2 and turn.get("tools")
