@@ -253,3 +253,18 @@ def test_a_one_shot_generate_gets_the_memory_and_is_remembered(tmp_path):
     said = [(m["role"], m["text"]) for m in exported["messages"]]
     assert ("user", "I live in Hull. What should I bake?") in said and ("assistant", "Not with peanuts.") in said
     assert ("location", "Hull") in {(f["key"], f["value"]) for f in exported["facts"]}
+
+
+def test_recalled_messages_go_with_the_users_message_and_the_system_message_stays_the_same(tmp_path):
+    """What changes every turn goes late in the prompt, so the server's cache keeps the rest."""
+    with StubOllama() as stub, Served(stub.url, tmp_path / "m.db") as served:
+        client = ollama.Client(host=served.url)
+        stub.enqueue("A locksmith. Riveting.").enqueue("Quince. Bartholomew Quince.")
+        client.chat(model="llama3.2", stream=False,
+                    messages=[{"role": "user", "content": "my locksmith is called Bartholomew Quince"}])
+        asked = "what was my locksmith called, Quince something?"
+        client.chat(model="llama3.2", stream=False, messages=[{"role": "user", "content": asked}])
+    first, second = [r for r in stub.chats() if "Summarize" not in system_of(r) and "format" not in r][-2:]
+    assert system_of(first) == system_of(second) and "Bartholomew" not in system_of(second)
+    last = second["messages"][-1]
+    assert last["role"] == "user" and "Bartholomew Quince" in last["content"] and last["content"].endswith(asked)

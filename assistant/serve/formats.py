@@ -1,5 +1,6 @@
 """The chat APIs the proxy speaks, as plain functions: Ollama's /api/chat and /api/generate (the one-shot
-`ollama run MODEL "prompt"`), and OpenAI's /v1/chat/completions. Read a request once into a `ChatRequest`, add the memory to its system message,
+`ollama run MODEL "prompt"`), and OpenAI's /v1/chat/completions. Read a request once into a `ChatRequest`, add the memory to
+it (the block to its system message, the recalled messages before the newest user message),
 read the reply's text out of what upstream sent, and write an answer made from memory in either format."""
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import time
 import uuid
 from dataclasses import dataclass
 from typing import Literal
+
+from ..turn.prompt import ASKED
 
 Api = Literal["ollama", "generate", "openai"]
 # A client's own background request, not the user's words: Open WebUI's title, tag, follow-up and query
@@ -65,24 +68,38 @@ def _text(content) -> str:
     return ""
 
 
-def with_memory(request: ChatRequest, memory_text: str, num_ctx: int | None = None) -> bytes:
-    """The request's body with `memory_text` added to its system message (or a system message added first),
-    and `num_ctx` where the client set none (the proxy's own requests use it: one value, no reloads)."""
+def with_memory(request: ChatRequest, memory_text: str, num_ctx: int | None = None, recalled: str = "") -> bytes:
+    """The request's body with `memory_text` (the memory block, the same turn after turn) added to its system
+    message (or a system message added first), `recalled` (the messages recalled for this turn) put before
+    the newest user message, and `num_ctx` where the client set none (the proxy's own requests use it: one
+    value, no reloads). What changes every turn goes late, so the server's prompt cache keeps the rest."""
     body = dict(request.body)
     if num_ctx and request.api != "openai":
         options = body.get("options") if isinstance(body.get("options"), dict) else {}
         body["options"] = {"num_ctx": num_ctx, **options}
-    if not memory_text:
-        return json.dumps(body).encode()
     if request.api == "generate":
-        system = body.get("system") if isinstance(body.get("system"), str) else ""
-        return json.dumps({**body, "system": f"{system.rstrip()}\n\n{memory_text}".strip()}).encode()
+        if memory_text:
+            system = body.get("system") if isinstance(body.get("system"), str) else ""
+            body["system"] = f"{system.rstrip()}\n\n{memory_text}".strip()
+        if recalled and isinstance(body.get("prompt"), str):
+            body["prompt"] = f"{recalled}\n\n{ASKED}\n{body['prompt']}"
+        return json.dumps(body).encode()
+    if not memory_text and not recalled:
+        return json.dumps(body).encode()
     messages = [dict(m) for m in request.body["messages"]]
-    system = next((m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)), None)
-    if system is None:
-        messages.insert(0, {"role": "system", "content": memory_text})
-    else:
-        system["content"] = f"{system['content'].rstrip()}\n\n{memory_text}"
+    if memory_text:
+        system = next((m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)), None)
+        if system is None:
+            messages.insert(0, {"role": "system", "content": memory_text})
+        else:
+            system["content"] = f"{system['content'].rstrip()}\n\n{memory_text}"
+    last = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=None)
+    if recalled and last is not None:
+        content = messages[last].get("content")
+        if isinstance(content, str):
+            messages[last]["content"] = f"{recalled}\n\n{ASKED}\n{content}"
+        elif isinstance(content, list):      # OpenAI's parts: the recalled messages as a text part first
+            messages[last]["content"] = [{"type": "text", "text": f"{recalled}\n\n{ASKED}"}, *content]
     return json.dumps({**body, "messages": messages}).encode()
 
 

@@ -86,9 +86,9 @@ class Proxy:
         self.last[user] = (session, text, request.carried)
         block, recalled = brain.recall_for(text, session, request.carried)
         note, _used = prompt.recall_note(recalled, self.config.budget.recall)
-        memory_text = "\n\n".join(part for part in (build_system_prompt("", block).strip(), note) if part)
         self.in_flight[user] = self.in_flight.get(user, 0) + 1     # until finish(): the session stays open
-        return brain, noted, formats.with_memory(request, memory_text, self.num_ctx), ""
+        body = formats.with_memory(request, build_system_prompt("", block).strip(), self.num_ctx, note)
+        return brain, noted, body, ""
 
     def offline_answer(self, brain: Brain, noted: Noted | None, text: str) -> str | None:
         """Runs on the memory thread: upstream is down, so a question about the user is answered from memory
@@ -104,6 +104,7 @@ class Proxy:
     def finish(self, brain: Brain, session: str, reader: formats.ReplyReader) -> None:
         reader.close()
         brain.log_reply(session, reader.text, interrupted=not reader.done)
+        brain.index_new()        # recall by meaning finds them from the next request on
         brain.online = reader.done
         brain.last_activity = brain.clock()         # the session is idle from the end of her reply
         self.in_flight[brain.user] -= 1

@@ -199,7 +199,7 @@ class Brain:
         """Answer one message. on_text gets the reply as it streams; on_end runs when it is complete
         (the voice loop speaks the last sentence there). Either may raise Interrupted."""
         reply = self._turn(text, on_text, on_end)
-        self._index()
+        self.index_new()
         self._rewrite_note()
         return reply
 
@@ -222,7 +222,7 @@ class Brain:
         if note is not None:
             self._notes[session] = note
 
-    def _index(self) -> None:
+    def index_new(self) -> None:
         """After the reply: give the newest messages their vectors for recall by meaning (the one
         just recalled with is already computed). A few per turn, so a backlog never stalls a turn."""
         try:
@@ -298,6 +298,7 @@ class Brain:
         recent, earlier, budget = self._session_turns(session, observation.message_id, text)
         history = prompt.fit_history(recent, budget, text)
         block, recalled = self.recall_for(text, session, carried=len(history))
+        recalled = [r for r in recalled if not compaction.quotes(earlier, r.text)]     # each thing once
         messages, used = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier)
         self.stats.timings["memory_s"] = time.perf_counter() - started
         for r in used:

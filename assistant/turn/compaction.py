@@ -68,6 +68,13 @@ def fold(folded: list[Message], budget_tokens: int) -> str:
     return HEADER + "\n" + "\n".join(_line(s) for _, _, s in sorted(chosen))
 
 
+def quotes(note: str, text: str) -> bool:
+    """Whether the running note already quotes every sentence of `text` (a recalled message it holds need
+    not be carried twice)."""
+    said = [s.strip() for s in SENTENCE.findall(text) if s.strip()]
+    return bool(note and said) and all(_line(s) in note for s in said)
+
+
 def _line(sentence: str) -> str:
     return f"- {json.dumps(' '.join(sentence.split())[:300], ensure_ascii=False)}"
 
