@@ -106,8 +106,9 @@ class StubOllama:
         if self.loaded != (model, num_ctx):
             self.loads += 1
             served.loaded = True
-            self.loaded, self._cache = (model, num_ctx), []
+            self.loaded, self._cache = None, []       # /api/ps lists it once it has loaded
             time.sleep(self.profile(model).load_s)
+            self.loaded = (model, num_ctx)
 
     def _reply_for(self, profile: Profile, body: dict, messages: list[dict]) -> Scripted:
         if is_note(body):

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.conftest import glados
-from tests.ollama_model import PROFILES, Profile
+from tests.ollama_model import Profile
 from tests.ollama_stub import StubOllama
 from tests.test_chat_ollama import chat, session_end
 
@@ -227,7 +227,6 @@ def test_a_busy_server_is_called_busy_and_a_cold_load_is_waited_for():
     assert result.returncode == 0, result.stderr
     assert "Start Ollama" not in result.stdout and "busy" in result.stdout.lower()
     assert "Loaded, and unimpressed." in result.stdout
-    assert PROFILES["llama3.2"].load_s == 0
 
 
 def test_each_fact_is_carried_once_per_request():
@@ -244,3 +243,13 @@ def test_each_fact_is_carried_once_per_request():
     request = [s.body for s in turns_of(stub)][-1]
     carried = "\n".join(m["content"] for m in request["messages"])
     assert carried.count("Brompton") == 1, carried
+
+
+def test_a_cold_load_past_the_first_token_limit_is_called_loading_not_offline(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("llm:\n  first_token_timeout_s: 1\n")
+    with StubOllama(profiles={"llama3.2": Profile("llama3.2", load_s=4)}) as stub:
+        stub.enqueue("Finally awake.").enqueue("Still here.")
+        result = chat(stub.url, "ada", "hello", env={"GLADOS_CONFIG": str(config)})
+    assert result.returncode == 0, result.stderr
+    assert "still loading llama3.2" in result.stdout and "Start Ollama" not in result.stdout, result.stdout
