@@ -148,7 +148,7 @@ class Memory:
             message_id = R.log(self.db, user, session or new_session_id(), "user", text, now, kind=kind)
             done: list[F.FactChange] = []
             for change in parsed.changes:
-                done += self._apply(user, change, text, message_id, now)
+                done += self._apply(user, change, text, message_id, now, session)
             command = parsed.command
             if command is not None and command.kind == "remember" and command.pin:
                 done += self._pin_changes(user, done)
@@ -175,7 +175,8 @@ class Memory:
         F.set_pin(self.db, chosen, True)          # all of them pinned now, whether newly or already
         return [F.FactChange("pinned", f.key, f.value, fact_id=f.id) for f in chosen]
 
-    def _apply(self, user: str, change: Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
+    def _apply(self, user: str, change: Change, source: str, message_id: int, now: str,
+               session: str | None = None) -> list[F.FactChange]:
         from . import erase as E
         if change.op == "assert" and change.key and change.value:
             return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id)
@@ -190,13 +191,26 @@ class Memory:
                 return [F.FactChange("ambiguous", n.key, n.value, fact_id=n.id) for n in topic.notes]
             return E.erase_topic(self.db, user, topic)
         if change.op == "correct" and change.value:
-            return self._correct(user, change, source, message_id, now)
+            return self._correct(user, change, source, message_id, now, session)
         return []
 
-    def _correct(self, user: str, change: Change, source: str, message_id: int, now: str) -> list[F.FactChange]:
-        """"no wait, I meant Bristol": the fact stated a moment ago (or the one holding `old`) takes
-        the new value; history keeps the old one. Nothing changes when nothing fits."""
-        wrong = F.corrected(self.db, user, message_id, change.key, change.old)
+    def _correct(self, user: str, change: Change, source: str, message_id: int, now: str,
+                 session: str | None) -> list[F.FactChange]:
+        """"no wait, I meant Bristol": the newest fact of this conversation that the value fits (memory.values:
+        its key takes a name, and its value was one), or the one holding `old` ("Bristol, not Bath"), takes the
+        new value; history keeps the old one. Nothing changes when nothing fits: the words stay a message."""
+        from . import values as V
+        if change.old is not None:
+            held = [f for f in F.current(self.db, user, change.key) if F.matches(f, change.old)]
+            wrong = held[-1] if held else None
+        else:
+            said = F.stated_in(self.db, user, self._said_before(user, session, message_id))
+            if change.key:
+                wrong = next((f for f in said if f.key == change.key), None)
+            else:
+                cased = V.uses_case(source)
+                found = V.target([V.Candidate(f.key, f.value) for f in said], change.value, cased)
+                wrong = next((f for f in said if (f.key, f.value) == (found.key, found.value)), None) if found else None
         if wrong is None:
             return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id) \
                 if change.key else []
@@ -205,6 +219,16 @@ class Memory:
             return F.retract(self.db, user, wrong.key, wrong.value, now) + \
                 F.assert_fact(self.db, user, wrong.key, value, now, source, message_id)
         return F.assert_fact(self.db, user, wrong.key, value, now, source, message_id)
+
+    def _said_before(self, user: str, session: str | None, message_id: int) -> list[int]:
+        """The user's earlier messages of this conversation (without a session: her last ten)."""
+        if session is None:
+            rows = self.db.execute("SELECT id FROM messages WHERE user = ? AND role = 'user' AND id < ? "
+                                   "ORDER BY id DESC LIMIT 10", (user, message_id))
+        else:
+            rows = self.db.execute("SELECT id FROM messages WHERE user = ? AND session = ? AND role = 'user' "
+                                   "AND id < ? ORDER BY id DESC LIMIT 200", (user, session, message_id))
+        return [r[0] for r in rows]
 
     def consolidate(self, user: str, session: str, proposals: list[Proposal], model: str) -> list[Verdict]:
         """Store the proposals of a model that pass every grounding check (see memory.consolidate);

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import cache
-from typing import Callable
+from typing import Callable, Literal
 
 
 def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern]:
@@ -200,3 +200,56 @@ def _relative(m: re.Match, today: date) -> Window:
 
 def _month_end(year: int, month: int) -> date:
     return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+
+
+# --------------------------------------------------------------------------------------------
+# Time words in a statement: "I moved to Leeds last year", "I've been vegan for three years now".
+# They say when, never what: the fact rules read the clause without them.
+# --------------------------------------------------------------------------------------------
+When = Literal["past", "future", "ongoing", "now"]
+_COUNT = (r"(?:\d{1,4}|a couple of|a few|several|many|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
+          r"eleven|twelve|fifteen|twenty|thirty|forty|fifty)")
+_UNIT = r"(?:days?|weeks?|months?|years?|decades?|yrs?)"
+_SEASON = r"(?:week(?:end)?|month|year|summer|winter|spring|autumn|fall|night|term|semester|" + "|".join(WEEKDAYS) + ")"
+TIME_WORDS: dict[When, Callable[[], re.Pattern]] = {
+    "ongoing": _lazy(
+        rf"\bfor (?:(?:the )?(?:past|last) |over |almost |nearly |about |around |more than |at least )?{_COUNT}?\s?{_UNIT}"
+        r"(?: now)?"
+        r"|\bfor (?:a while|a long time|a good while|ages|a bit|years|months|decades|most of my life|all my life|"
+        r"my whole life|as long as i can remember)(?: now)?"
+        rf"|\bsince (?:(?:19|20)\d\d|(?:{'|'.join(MONTHS)})(?: (?:19|20)\d\d)?|last {_SEASON}|i was (?:a )?\w+|"
+        r"childhood|birth|forever|uni|university|college|school|then)\b"
+        r"|\b(?:all|most of) my life\b|\bmy whole life\b", re.IGNORECASE),
+    "past": _lazy(
+        rf"\b{_COUNT} {_UNIT} ago\b|\b(?:last|this past) {_SEASON}\b|\byesterday\b"
+        r"|\b(?:a (?:little |long )?while|a long time|ages) (?:ago|back)\b|\bback in (?:19|20)\d\d\b", re.IGNORECASE),
+    "future": _lazy(
+        rf"\b(?:next|this coming) {_SEASON}\b|\btomorrow\b|\bin {_COUNT} {_UNIT}(?: time)?\b|\bsoon\b"
+        r"|\blater (?:this|in the) (?:week|month|year)\b", re.IGNORECASE),
+    "now": _lazy(
+        r"\b(?:right now|for now|nowadays|these days|at the moment|at present|currently|recently|lately|now|"
+        r"today|tonight|this (?:week|month|year))\b", re.IGNORECASE),
+}
+_LEFT_OVER = re.compile(r"\s*,\s*(?=,|$)|^\s*,\s*|\s+(?=,)")
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A clause with its time words taken out (`rest`), and what they said: when (each kind found) and the
+    phrases themselves, in order."""
+    rest: str
+    when: frozenset[When]
+    phrases: tuple[str, ...]
+
+
+def time_words(clause: str) -> Timed:
+    """"I've lived in Bristol for 10 years" -> rest "I've lived in Bristol", when {"ongoing"}."""
+    rest, when, phrases = clause[:2000], set(), []
+    for kind, pattern in TIME_WORDS.items():
+        found = list(pattern().finditer(rest))
+        if found:
+            when.add(kind)
+            phrases += [m[0] for m in found]
+            rest = pattern().sub(" ", rest)
+    rest = _LEFT_OVER.sub(" ", rest).strip(" ,")
+    return Timed(" ".join(rest.split()), frozenset(when), tuple(phrases))

@@ -146,24 +146,27 @@ def history(db: sqlite3.Connection, user: str) -> list[Fact]:
     return [_row_to_fact(r) for r in db.execute("SELECT * FROM facts WHERE user = ? ORDER BY seq", (user,))]
 
 
-def corrected(db: sqlite3.Connection, user: str, message_id: int, key: str | None,
-              old: str | None) -> Fact | None:
-    """The fact a correction in message `message_id` replaces: the current one holding `old`, or
-    else the newest one stated in the user's previous message; `key` narrows either."""
-    if old is not None:
-        hits = [f for f in current(db, user, key) if _matches(f, old)]
-        return hits[-1] if hits else None
-    previous = db.execute("SELECT MAX(id) FROM messages WHERE user = ? AND role = 'user' AND id < ?",
-                          (user, message_id)).fetchone()[0]
-    if previous is None:
-        return None
-    stated = [f for f in current(db, user, key) if f.source_message_id == previous]
-    return stated[-1] if stated else None
+def stated_in(db: sqlite3.Connection, user: str, message_ids: list[int]) -> list[Fact]:
+    """The current facts stated in these messages: the newest message first, and in one message the
+    last stated first ("My name is Alex and I live in Bath": the location, then the name)."""
+    order = {m: i for i, m in enumerate(sorted(set(message_ids), reverse=True))}
+    found = [f for f in current(db, user) if f.source_message_id in order]
+    return sorted(reversed(found), key=lambda f: order[f.source_message_id])
 
 
 def shape_like(key: str, value: str) -> str:
-    """A bare corrected value in the form its key stores: "bristol" -> "Bristol" for a place."""
-    return titled(value) if key in PROPER_NOUN_KEYS else value
+    """A bare corrected value in the form its key stores: "bristol" -> "Bristol" for a place, "a doctor"
+    -> "doctor" for a job, "forty" -> "40" for an age, "veggie" -> "vegetarian"."""
+    from .lexicon import DIETS, as_number
+    from .values import bare
+    value = bare(value)
+    if key in PROPER_NOUN_KEYS or key == "language":
+        return titled(value)
+    if key == "age" and as_number(value) is not None:
+        return str(as_number(value))
+    if key == "diet":
+        return DIETS.get(value.casefold(), value)
+    return value
 
 
 def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: str,
@@ -232,7 +235,7 @@ def _close(db: sqlite3.Connection, fact_id: str, now: str, why: str) -> None:
     db.execute("UPDATE facts SET valid_to = ?, ended_by = ? WHERE id = ?", (now, why, fact_id))
 
 
-def _matches(fact: Fact, value: str | None) -> bool:
+def matches(fact: Fact, value: str | None) -> bool:
     """None matches every value; 'dog' matches 'dog named Rex'; 'peanut' matches 'peanuts'."""
     if value is None:
         return True
@@ -246,7 +249,7 @@ def retract(db: sqlite3.Connection, user: str, key: str, value: str | None, now:
     """End the current value(s) of key that match value; history keeps them."""
     out = []
     for fact in current(db, user, key):
-        if _matches(fact, value):
+        if matches(fact, value):
             _close(db, fact.id, now, "retracted")
             out.append(FactChange("retracted", key, fact.value, fact_id=fact.id))
     return out
@@ -257,7 +260,7 @@ def find_for_forget(db: sqlite3.Connection, user: str, key: str | None, value: s
     With no key only exact values are taken, so "forget red" spares "red wine"."""
     rows = history(db, user)
     if key is not None:
-        chosen = [f for f in rows if f.key == key and _matches(f, value)]
+        chosen = [f for f in rows if f.key == key and matches(f, value)]
     elif value is not None:
         chosen = [f for f in rows if norm(f.value) == norm(value)]
     else:

@@ -14,6 +14,7 @@ from .lexicon import (
     split_items, trim,
 )
 from .rules import FAV, PARTNER, fav_key, mine_statements
+from .values import specific, uses_case
 from .text import clean
 
 # --------------------------------------------------------------------------------------------
@@ -250,8 +251,10 @@ MEANT = r"(?:i meant(?: to say)?|i mean|i said|what i meant (?:was|is)|it'?s|it 
 CORRECTION = re.compile(
     rf"^(?P<oops>(?:{OOPS}[\s,!.:;-]+)*)(?P<meant>{MEANT})\s+(?P<new>.+?)(?:,?\s+not\s+(?P<old>[^,.!?]+))?[\s.!]*$"
     rf"|^(?:{OOPS}[\s,!.:;-]+)+(?P<new2>[^,.!?]+?),?\s+not\s+(?P<old2>[^,.!?]+?)[\s.!]*$"
-    rf"|^(?P<new3>[\w' -]{{2,40}}?),\s*not\s+(?P<old3>[\w' -]{{2,40}}?)[\s.!]*$", F)
-CORRECTION_WORDS = ("mean", "said", "not ", "it's", "its ", "it is", "should be", "make that")
+    rf"|^(?P<new3>[\w' -]{{2,40}}?),\s*not\s+(?P<old3>[\w' -]{{2,40}}?)[\s.!]*$"
+    rf"|^(?:{OOPS}[\s,!.:;-]+)*{OOPS}\s*[,!.:;-]\s*(?P<new4>[^,.!?]{{1,40}}?)[\s.!]*$", F)
+CORRECTION_WORDS = ("mean", "said", "not ", "it's", "its ", "it is", "should be", "make that", ",", "-", ":", ";",
+                    "!", ".")
 # Said after "no, I mean ...", these are not a value: "I mean, the weather is nice".
 NOT_A_CORRECTION = re.compile(r"^(?:the other|that|this|it|what|how|why|when|who|so|really|sure|fine|ok|okay|"
                               r"nothing|anything|you|yes|no|a joke|kidding|joking|the same|well|like|hi|hello|hey|"
@@ -279,10 +282,12 @@ def correction(sentence: str) -> list[Change] | None:
         old = m["old"] or m["old2"] or m["old3"]
         if meant in WEAK_MEANT and not m["oops"] and not old:
             return None
-    new, old = trim(new or ""), trim(old) if old else None
+    new, old = trim(new or m["new4"] or ""), trim(old) if old else None
     inner = mine_statements(new)
     if inner:
         return [Change("correct", c.key, c.value, old=old) for c in inner if c.op == "assert"] or None
     if not new or len(new.split()) > 4 or search_in(NOT_A_CORRECTION, new) or new.lower() in NON_VALUES:
         return None
+    if m["new4"] and not specific(new, uses_case(sentence)):
+        return None     # "sorry, Lisbon", "no wait, 43": a value with a kind of its own; "no problem" is not one
     return [Change("correct", None, new, old=old)]

@@ -26,6 +26,7 @@ NOW = r"(?:now|currently|still|actually|really|also|just|recently|finally|offici
 # Words that may open a clause without changing who speaks: "actually, I live in Paris".
 LEAD = (r"(?:(?:well|so|oh|ok|okay|and|also|but|actually|btw|by the way|hey|hi|hello|yeah|yes|yep|"
         r"no(?=[,.!])|nope|um+|uh+|er|hmm+|anyway|anyways|right|alright|honestly|oh and|glados|hey glados|"
+        r"to be honest|tbh|frankly|basically|literally|ngl|not gonna lie|personally|seriously|truth be told|"
         r"ok glados|listen|guess what|you know what|fun fact|update|correction|quick update|"
         r"as of today|as of now|these days|nowadays|now|since last week|since last month|"
         r"since yesterday|last week|last month|last year|recently|lately|in my (?:free|spare) time|for fun|"
@@ -361,8 +362,15 @@ SPACES = re.compile(r"[^\S\n]+")
 HAS_LETTER = re.compile(r"\p{L}")
 
 
+# Not content: emoji ("I live in Zürich 🇨🇭") and laughter ("I'm a software engineer, lol"). A joke is told
+# by what is said (see rules.JOKE, HEDGE), not by laughing.
+EMOJI = re.compile(r"[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0F\u200D\u20E3]+")
+LAUGHTER = re.compile(r"(?:[\s,]*\b(?:lol+|lmao+|rofl|ha(?:ha)+h?|he(?:he)+|xd)\b)+(?=[\s,.!?]|$)", F)
+
+
 def normalise(text: str) -> str:
     text = QUOTES.sub('"', APOSTROPHES.sub("'", text[:MAX_CHARS]))
+    text = LAUGHTER.sub("", EMOJI.sub(" ", text))
     return SPACES.sub(" ", text).strip()
 
 

@@ -481,7 +481,7 @@ CORPUS: list[tuple[str, list[str]]] = [
  ("I'm a lawyer at Smith & Co.", ["+ job=lawyer", "+ employer=Smith & Co"]),
  ("I got fired from Walmart.", ["- employer=Walmart"]),
  ("my job is nursing", ["+ job=nursing"]),
- ("I've been a teacher for ten years.", []),
+ ("I've been a teacher for ten years.", ["+ job=teacher"]),   # still one: a duration says so
  ("I'm a vegetarian but I eat eggs.", ["+ diet=vegetarian"]),
  ("I'm vegan again.", ["+ diet=vegan"]),
  ("I went back to eating meat.", ["+ diet=omnivore"]),

@@ -107,12 +107,21 @@ def test_a_correction_of_a_list_value_replaces_only_that_value(mem):
     assert {(f.key, f.value) for f in mem.facts("ada")} == {("allergy", "peanuts"), ("allergy", "cashews")}
 
 
-def test_no_correction_without_something_just_said(mem):
-    mem.observe("ada", "I live in Bath")
-    mem.observe("ada", "what's the weather like?")
-    mem.observe("ada", "no wait, I meant Bristol")      # the previous message stated nothing
-    mem.observe("ada", "it's raining")
-    assert [(f.key, f.value) for f in mem.facts("ada")] == [("location", "Bath")]
+def test_no_correction_without_a_fact_of_this_conversation_it_fits(mem):
+    mem.observe("ada", "I live in Bath", session="monday")
+    mem.observe("ada", "no wait, I meant Bristol", session="tuesday")    # another conversation: nothing to correct
+    mem.observe("ada", "I'm allergic to peanuts", session="wednesday")
+    mem.observe("ada", "what's the weather like?", session="wednesday")
+    mem.observe("ada", "no wait, I meant Bristol", session="wednesday")  # a place is no allergen
+    mem.observe("ada", "it's raining", session="wednesday")
+    assert {(f.key, f.value) for f in mem.facts("ada")} == {("location", "Bath"), ("allergy", "peanuts")}
+
+
+def test_a_correction_reaches_past_a_question_to_the_fact_it_fits(mem):
+    mem.observe("ada", "I live in Bath", session="s")
+    mem.observe("ada", "what's the weather like?", session="s")
+    mem.observe("ada", "no wait, I meant Bristol", session="s")
+    assert [(f.key, f.value) for f in mem.facts("ada")] == [("location", "Bristol")]
 
 
 def test_medical_facts_are_pinned_and_can_be_retracted():

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import regex as re
 
+from ..dates import time_words
 from ..intent import Change
 from ..lexicon import (
-    F, HYPOTHETICAL, IF_ANYWHERE, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
+    F, HYPOTHETICAL, IF_ANYWHERE, IVE, NOW, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
     match_start, search_in, strip_lead,
 )
 from . import health, people, tastes
@@ -70,9 +71,23 @@ def _first(rules: list[Rule], text: str) -> list[Change]:
 # A hedge or a joke is not a fact: "i'm kind of allergic to mornings haha", "oh great, i just love mondays".
 HEDGE = re.compile(r"(?<!\b(?:favou?rite|a|the|this|that|what|any|every|some|one|other|same|which|no|all|"
                    r"different|new|my|your|his|her|our|their)\s)\b(?:kind of|sort of)\b|\b(?:kinda|sorta)\b", F)
-JOKE = re.compile(r"\b(?:ha(?:ha)+h?|he(?:he)+|lol|lmao|rofl|jk|j/k|just kidding|just joking|kidding)\b|/s$|;\)|:p\b", F)
+JOKE = re.compile(r"\b(?:jk|j/k|just kidding|just joking|kidding)\b|/s$|;\)|:p\b", F)
 SARCASM = re.compile(r"^(?:oh|ah)[\s,]+(?:great|joy|wonderful|fantastic|brilliant|perfect|goody|sure|yay)\b|"
                      r"^(?:yeah|ya) right\b|^great,? just great\b|^(?:wow|gee),? thanks\b", F)
+
+
+# Said with a duration ("for ten years", "since 2019"), the perfect is still true: "i've lived in bristol
+# for ten years" lives there now. Without one it may be any time before ("i've lived in paris").
+STILL_TRUE = [(re.compile(rf"^(?:{IVE}|we've) (?:(?:always|{NOW}) )*{past}\b", F), present) for past, present in (
+    ("lived", "i live"), ("worked", "i work"), ("been", "i'm"), ("had", "i have"), ("owned", "i own"),
+    ("taught", "i teach"), ("studied", "i study"), ("spoken", "i speak"), ("run", "i run"))]
+
+
+def _still_true(body: str) -> str:
+    for pattern, present in STILL_TRUE:
+        if match_start(pattern, body):
+            return pattern.sub(present, body, count=1)
+    return body
 
 
 def _mine_clause(clause: str) -> list[Change]:
@@ -81,6 +96,12 @@ def _mine_clause(clause: str) -> list[Change]:
         return []
     if search_in(HEDGE, body):
         return []
+    timed = time_words(body)          # the time words say when, never what (memory.dates)
+    if "future" in timed.when:        # "i'm moving to lisbon next year": a plan, not a fact yet
+        return []
+    body = strip_lead(timed.rest)
+    if "ongoing" in timed.when:
+        body = _still_true(body)
     return _first(RAW_RULES, clause) or _first(RULES, body)
 
 

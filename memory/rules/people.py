@@ -130,9 +130,10 @@ def _employer_retract(m):
 # "i work at google as a software engineer", "i'm employed by the nhs", "i got a job at ikea"
 @rule(rf"i (?:(?:{NOW}) )*work (?:at|for) (?P<v>.+)|{IM} (?:(?:{NOW}) )*(?:employed|working) (?:at|for|by) (?P<w>.+)"
       rf"|(?:i|{IVE}) (?:just )?(?:got|landed|started) (?:a |my )?(?:new )?job (?:at|with) (?P<x>.+)"
+      rf"|(?:i|{IVE}) (?:just )?started (?:work(?:ing)? |my (?:new )?job )?(?:at|with) (?P<z>(?-i:\p{{Lu}}).+)"
       r"|my (?:employer|company) is (?P<y>.+)")
 def _employer(m):
-    raw = m["v"] or m["w"] or m["x"] or m["y"]
+    raw = m["v"] or m["w"] or m["x"] or m["y"] or m["z"]
     changes = each("assert", "employer", [as_org(raw)])
     job = re.search(r"\bas\s+(?:an?\s+)?(?P<j>.+)$", raw, flags=F)
     if job:
