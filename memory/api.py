@@ -427,8 +427,7 @@ class Memory:
         """The block for the system prompt; "" when nothing is known. Built again only when the user's
         facts or summaries changed (block_changes, whichever process wrote) or a fact in it expired."""
         now = self.clock()
-        row = self.db.execute("SELECT seq FROM block_changes WHERE user = ?", (user,)).fetchone()
-        version = row[0] if row else 0
+        version = self.version(user)
         key = (user, max_facts, max_summaries, max_tokens, tuple(self.recall_settings.expire_days.items()))
         block = self._blocks.get(key)
         if block is None or not block.fresh(version, now):
@@ -491,13 +490,25 @@ class Memory:
         return [replace(r, since=changes.of(f"{r.text}\n{r.reply or ''}", _message_id(r))) if changes else r
                 for r in found]
 
+    def version(self, user: str) -> int:
+        """A number that moves whenever the user's facts or summaries change, in any process: a reader that
+        keeps what it built from them keys it by this."""
+        row = self.db.execute("SELECT seq FROM block_changes WHERE user = ?", (user,)).fetchone()
+        return row[0] if row else 0
+
+    def changed_since(self, user: str, text: str, message_id: int | None = None) -> str:
+        """What a stored text (message `message_id`, when it is one) states that is no longer believed, as the
+        mark put beside it for a model: '(changed since 6 December 2026: location "Bristol", not "Bath")', or
+        "" when nothing has changed. Every reader that hands stored words to a model marks them so (see since)."""
+        from .since import describe
+        return describe(self._changes_of(user).of(text, message_id))
+
     def _changes_of(self, user: str, version: int | None = None) -> Changes:
         """The user's values no longer believed (see since), read again only after their facts changed
         (block_changes, whichever process wrote; `version`: its seq, when the caller has read it)."""
         from .since import Changes
         if version is None:
-            row = self.db.execute("SELECT seq FROM block_changes WHERE user = ?", (user,)).fetchone()
-            version = row[0] if row else 0
+            version = self.version(user)
         held = self._changes.get(user)
         if held is None or held[0] != version:
             held = self._changes[user] = (version, Changes(F.history(self.db, user)))

@@ -72,9 +72,19 @@ def about(db: sqlite3.Connection, user: str, phrase: str, spare: int | None = No
 
 
 def erase_topic(db: sqlite3.Connection, user: str, topic: Topic) -> list[F.FactChange]:
-    """Forget a topic's notes (everywhere, as erase_facts) and delete its messages."""
+    """Forget a topic's notes (everywhere, as erase_facts) and delete its messages; the changes name the notes
+    and the messages that told something."""
     done = erase_facts(db, user, [f for n in topic.notes for f in F.find_for_forget(db, user, "note", n.value)])
     left = [(i, text) for i, text in topic.messages
             if db.execute("SELECT 1 FROM messages WHERE id = ?", (i,)).fetchone()]
     F.delete_exchanges(db, user, {i for i, _ in left})
-    return done + [F.FactChange("forgotten", "message", text) for _, text in left]
+    # A question about the topic goes too (her answer to it says the topic back), but it is no memory of
+    # the user's: the reply names only what she had been told.
+    return done + [F.FactChange("forgotten", "message", text) for _, text in left if not asks(text)]
+
+
+def asks(text: str) -> bool:
+    """Whether a message is a question ("what's my locker code?"), not something the user told."""
+    from .lexicon import QUESTION, match_start, normalise, strip_lead
+    said = normalise(text)
+    return said.rstrip().endswith("?") or bool(match_start(QUESTION, strip_lead(said)))

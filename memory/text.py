@@ -21,9 +21,10 @@ def _control() -> re.Pattern:
 
 def clean(text: str) -> str:
     """Storable text: lone surrogates replaced, line ends made newlines, control characters and escape
-    sequences taken out (newlines and tabs kept): stored words never drive a terminal that shows them."""
+    sequences taken out (newlines and tabs kept, but not around the text: `observe -` reads a line with its end):
+    stored words never drive a terminal that shows them."""
     text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return printable(text.replace("\r\n", "\n").replace("\r", "\n"))
+    return printable(text.replace("\r\n", "\n").replace("\r", "\n")).strip()
 
 
 def printable(text: str) -> str:

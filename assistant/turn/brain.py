@@ -100,7 +100,7 @@ class Brain:
         self._last: Sent | None = None          # the last answered request, which the server holds in its cache
         self._last_line: str | None = None      # the offline line said last, so the next differs
         self._starts: dict[str, int] = {}       # the first message of each session's history window
-        self._shown: dict[str, tuple[int, str]] = {}   # the running note carried with that window
+        self._shown: dict[str, tuple[int, int, str]] = {}   # the running note carried with that window and facts
         self.scale = 1.0                        # the server's token count over our estimate, as last seen (>= 1)
 
     # -- model availability ---------------------------------------------------------------------
@@ -348,16 +348,21 @@ class Brain:
         start = prompt.window_start(turns, self._starts.get(session, turns[0].id if turns else 0), window, room)
         self._starts[session] = start
         history = [t for t in turns if t.id >= start]
-        shown = self._shown.get(session)
-        if shown is not None and shown[0] == start:
-            note = shown[1]     # the note changes only when the window moves: the prompt's start stays cached
+        shown, version = self._shown.get(session), self.memory.version(self.user)
+        if shown is not None and shown[:2] == (start, version):
+            note = shown[2]     # the note changes only when the window moves (or a fact its marks name changed)
         else:
             folded = [r for r in rows if r.id < start]
-            note = compaction.combine(self._notes.get(session), folded, note_tokens) if note_tokens and folded else ""
-            self._shown[session] = (start, note)
+            note = compaction.combine(self._notes.get(session), folded, note_tokens, self._changed) \
+                if note_tokens and folded else ""
+            self._shown[session] = (start, version, note)
         if note:
             budget = replace(budget, history=max(0, budget.history - estimate_tokens(note)))
         return history, note, budget
+
+    def _changed(self, text: str, message_id: int | None) -> str:
+        """The mark for a quoted text that states a value no longer believed (memory.changed_since)."""
+        return self.memory.changed_since(self.user, text, message_id)
 
     def _scaled(self, budget: BudgetConfig) -> BudgetConfig:
         """The history and recall budgets shrunk by how far the server's count ran over our estimate."""
