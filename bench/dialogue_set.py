@@ -90,6 +90,7 @@ DIALOGUES: tuple[Dialogue, ...] = (
     d("time", ["I moved to Cardiff two years ago"], {"location": "Cardiff"}),
     d("time", ["I've been a nurse for five years"], {"job": "nurse"}),
     d("time", ["I've lived in Oslo for a while now"], {"location": "Oslo"}),
+    d("time", ["Since 2019 I've lived in Leeds"], {"location": "Leeds"}),
     d("time", ["I moved to Dublin last month"], {"location": "Dublin"}, held=True),
     d("time", ["I've worked at Siemens since 2010"], {"employer": "Siemens"}, held=True),
     d("time", ["I've been vegan for a couple of years"], {"diet": "vegan"}, held=True),
@@ -119,6 +120,8 @@ DIALOGUES: tuple[Dialogue, ...] = (
     d("talk", ["to be honest I'm vegetarian"], {"diet": "vegetarian"}),
     d("talk", ["I live in Lisbon 😊"], {"location": "Lisbon"}),
     d("talk", ["basically I work at Airbus"], {"employer": "Airbus"}),
+    d("talk", ["I'm allergic to mornings lol"], {}),
+    d("talk", ["I'm a nurse haha"], {"job": "nurse"}),
     d("talk", ["tbh I live in Leeds"], {"location": "Leeds"}, held=True),
     d("talk", ["I'm allergic to peanuts 🥜"], {"allergy": "peanuts"}, held=True),
 

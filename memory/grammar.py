@@ -252,9 +252,9 @@ CORRECTION = re.compile(
     rf"^(?P<oops>(?:{OOPS}[\s,!.:;-]+)*)(?P<meant>{MEANT})\s+(?P<new>.+?)(?:,?\s+not\s+(?P<old>[^,.!?]+))?[\s.!]*$"
     rf"|^(?:{OOPS}[\s,!.:;-]+)+(?P<new2>[^,.!?]+?),?\s+not\s+(?P<old2>[^,.!?]+?)[\s.!]*$"
     rf"|^(?P<new3>[\w' -]{{2,40}}?),\s*not\s+(?P<old3>[\w' -]{{2,40}}?)[\s.!]*$"
-    rf"|^(?:{OOPS}[\s,!.:;-]+)*{OOPS}\s*[,!.:;-]\s*(?P<new4>[^,.!?]{{1,40}}?)[\s.!]*$", F)
+    rf"|^(?:{OOPS}[\s,!.:;—–-]+)*{OOPS}\s*[,!.:;—–-]\s*(?P<new4>[^,.!?]{{1,40}}?)[\s.!]*$", F)
 CORRECTION_WORDS = ("mean", "said", "not ", "it's", "its ", "it is", "should be", "make that", ",", "-", ":", ";",
-                    "!", ".")
+                    "!", ".", "—", "–")
 # Said after "no, I mean ...", these are not a value: "I mean, the weather is nice".
 NOT_A_CORRECTION = re.compile(r"^(?:the other|that|this|it|what|how|why|when|who|so|really|sure|fine|ok|okay|"
                               r"nothing|anything|you|yes|no|a joke|kidding|joking|the same|well|like|hi|hello|hey|"

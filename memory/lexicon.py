@@ -362,15 +362,15 @@ SPACES = re.compile(r"[^\S\n]+")
 HAS_LETTER = re.compile(r"\p{L}")
 
 
-# Not content: emoji ("I live in Zürich 🇨🇭") and laughter ("I'm a software engineer, lol"). A joke is told
-# by what is said (see rules.JOKE, HEDGE), not by laughing.
+# Not content: emoji ("I live in Zürich 🇨🇭"), and laughter ("I'm a software engineer, lol"; the rules take it
+# out, and read what was said laughing as a joke when its value is not of its key's kind).
 EMOJI = re.compile(r"[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0F\u200D\u20E3]+")
 LAUGHTER = re.compile(r"(?:[\s,]*\b(?:lol+|lmao+|rofl|ha(?:ha)+h?|he(?:he)+|xd)\b)+(?=[\s,.!?]|$)", F)
 
 
 def normalise(text: str) -> str:
     text = QUOTES.sub('"', APOSTROPHES.sub("'", text[:MAX_CHARS]))
-    text = LAUGHTER.sub("", EMOJI.sub(" ", text))
+    text = EMOJI.sub(" ", text)
     return SPACES.sub(" ", text).strip()
 
 

@@ -32,7 +32,7 @@ bees bee stings wasps wasp stings insect stings pollen dust dust mites mould mol
 cats dogs horses feathers perfume""".split()) | {"tree nuts", "bee stings", "wasp stings", "insect stings",
                                                   "dust mites", "brazil nuts"}
 DATE = re.compile(rf"^(?:{MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|^\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTHS}\b", F)
-ANIMAL = re.compile(rf"^(?:{PETS})$", F)
+ANIMAL = re.compile(rf"^(?:(?:\d+|one|two|three|four|five|six|a couple of|a few|some) )?(?:{PETS})\b", F)
 WORD = re.compile(r"^[\p{L}][\p{L}'.&-]*$")
 CASED = re.compile(r"\p{Lu}")
 

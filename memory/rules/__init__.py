@@ -13,8 +13,9 @@ import regex as re
 
 from ..dates import time_words
 from ..intent import Change
+from ..values import kinds, takes
 from ..lexicon import (
-    F, HYPOTHETICAL, IF_ANYWHERE, IVE, NOW, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
+    F, HYPOTHETICAL, IF_ANYWHERE, IVE, LAUGHTER, NOW, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
     match_start, search_in, strip_lead,
 )
 from . import health, people, tastes
@@ -79,7 +80,7 @@ SARCASM = re.compile(r"^(?:oh|ah)[\s,]+(?:great|joy|wonderful|fantastic|brillian
 # Said with a duration ("for ten years", "since 2019"), the perfect is still true: "i've lived in bristol
 # for ten years" lives there now. Without one it may be any time before ("i've lived in paris").
 STILL_TRUE = [(re.compile(rf"^(?:{IVE}|we've) (?:(?:always|{NOW}) )*{past}\b", F), present) for past, present in (
-    ("lived", "i live"), ("worked", "i work"), ("been", "i'm"), ("had", "i have"), ("owned", "i own"),
+    ("been in(?= (?-i:\\p{Lu}))", "i live in"), ("lived", "i live"), ("worked", "i work"), ("been", "i'm"), ("had", "i have"), ("owned", "i own"),
     ("taught", "i teach"), ("studied", "i study"), ("spoken", "i speak"), ("run", "i run"))]
 
 
@@ -90,19 +91,34 @@ def _still_true(body: str) -> str:
     return body
 
 
-def _mine_clause(clause: str) -> list[Change]:
+def _mine_clause(clause: str, before: frozenset = frozenset()) -> list[Change]:
+    """The changes one clause states; `before`: when a clause of time words alone just said ("since 2019,")."""
     body = strip_lead(clause)
     if match_start(QUESTION, body) or match_start(HYPOTHETICAL, body) or search_in(IF_ANYWHERE, body):
         return []
     if search_in(HEDGE, body):
         return []
+    body = DISCOURSE_END.sub("", body)
     timed = time_words(body)          # the time words say when, never what (memory.dates)
-    if "future" in timed.when:        # "i'm moving to lisbon next year": a plan, not a fact yet
+    when = timed.when | before
+    if "future" in when:              # "i'm moving to lisbon next year": a plan, not a fact yet
         return []
     body = strip_lead(timed.rest)
-    if "ongoing" in timed.when:
+    if "ongoing" in when:
         body = _still_true(body)
     return _first(RAW_RULES, clause) or _first(RULES, body)
+
+
+# Said after a statement, not part of it: "i'm vegan btw", "i live in leeds, by the way".
+DISCOURSE_END = re.compile(r"(?:[,\s]+(?:btw|by the way|fyi|tbh|to be honest|honestly|just so you know|you know|"
+                           r"as you do|i suppose))+[\s.!]*$", F)
+
+
+def _fits(change: Change) -> bool:
+    """Said laughing, a value must be of its key's kind: "i'm allergic to mornings lol" is a joke, "i'm a
+    software engineer, lol" is not (memory.values; a key with no kinds, like a medical note, keeps it)."""
+    wanted = takes(change.key or "")
+    return change.op != "assert" or not wanted or bool(wanted & kinds(change.value or ""))
 
 
 # "i love cats! i have one myself": a count with no noun takes the animal just mentioned.
@@ -148,9 +164,20 @@ def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
         if match_start(PESCATARIAN_BUT, body.rstrip(".!")):
             changes.append(Change("assert", "diet", "pescatarian"))
             continue
+        light = search_in(LAUGHTER, sentence)
+        if light:
+            sentence = LAUGHTER.sub("", sentence).strip()
+        said: list[Change] = []
+        before: frozenset = frozenset()
         for clause in clauses(sentence):
+            timed = time_words(strip_lead(clause))
+            if not timed.rest.strip(" ,.!"):       # "since 2019, ..." / "last year, ...": for the next clause
+                before = timed.when
+                continue
             for part in _coordinated(clause):
-                changes += _mine_clause(part.rstrip(".!"))
+                said += _mine_clause(part.rstrip(".!"), before)
+            before = frozenset()
+        changes += [c for c in said if _fits(c)] if light else said
         if i + 1 < len(sentences):
             mentioned = last_animal(sentence) or mentioned
     return changes
