@@ -10,9 +10,10 @@ stored). Each tool returns JSON text; a failure is {"error": "..."}, never a cra
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable
+from typing import Annotated, Any, Callable
 
 from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey, clean, describe_changes
 
@@ -20,8 +21,22 @@ from ..config import Config
 from ..turn.brain import Brain
 from ..turn.commands import say
 from .access import Access, Guard
+from .stop import until_stopped
 
 PERIODS = ("session", "daily", "weekly")
+
+
+class _Described:
+    """`Arg[str, "what it is"]`: a tool argument with the description a client's model reads (FastMCP puts
+    pydantic's Field description in the tool's input schema)."""
+
+    def __class_getitem__(cls, item):
+        from pydantic import Field
+        kind, description = item
+        return Annotated[kind, Field(description=description)]
+
+
+Arg = _Described
 CONTEXT_URI = "memory://context"     # the memory block as a resource: GLaDOS puts it in its prompt
 GLADOS_SOURCES = ("user", "conversation", "system")
 PINNED, UNPINNED = 1.0, 0.5     # GLaDOS's importance, read from ours: pinned facts always reach the prompt
@@ -35,7 +50,7 @@ class Tools:
         self.brain = Brain(memory, None, config, user)      # no model: the memory path only
 
     # -- native ----------------------------------------------------------------------------------
-    def remember(self, text: str) -> dict:
+    def remember(self, text: Arg[str, "What the user said about themselves, in their words or yours about them (\"User lives in York\")"]) -> dict:
         """Take in what the user said (or a model's words about them: "User lives in York"): facts mined, a
         changed one superseding the old, the rest kept. It only stores: deleting is `forget` alone."""
         noted = self.brain.note(text, tool=True)
@@ -43,14 +58,15 @@ class Tools:
             return refused
         if noted.answer is not None:
             self.brain.record_answer(noted.session, noted.answer)
-            return {"reply": noted.answer.text, "changes": [_change(c) for c in noted.answer.changes]}
+            changes = noted.answer.changes
+            return {"reply": _stored(changes) or noted.answer.text, "changes": [_change(c) for c in changes]}
         changes = noted.observation.changes
         if not changes:
             return {"reply": "Stored the message; no fact in it.", "changes": []}
-        reply = say([(c.key, c.value) for c in changes if c.kind in ("added", "superseded", "reconfirmed")])
-        return {"reply": f"{reply}." if reply else "Noted.", "changes": [_change(c) for c in changes]}
+        return {"reply": _stored(changes) or "Noted.", "changes": [_change(c) for c in changes]}
 
-    def recall(self, query: str, k: int = 5) -> dict:
+    def recall(self, query: Arg[str, "What to look for, in words (\"the user's trip to Rome\")"],
+               k: Arg[int, "How many results, best first (1 to 50)"] = 5) -> dict:
         """Earlier messages and notes of this user matching the query by words and meaning, best first."""
         return {"results": [_recalled(r) for r in self.memory.recall(self.user, query, k=max(1, min(k, 50)))]}
 
@@ -58,7 +74,8 @@ class Tools:
         """What is believed now about the user."""
         return {"facts": [_fact(f) for f in self.memory.facts(self.user)]}
 
-    def forget(self, target: str, confirm: bool = False) -> dict:
+    def forget(self, target: Arg[str, "The fact to delete: its id (or the start of it, from facts) or its key (\"location\", \"allergy\")"],
+               confirm: Arg[bool, "true only when the user has confirmed deleting a safety fact (allergy, diet, medical)"] = False) -> dict:
         """Forget a fact everywhere, by id prefix or key ("location"); pinned facts need confirm."""
         pinned = {(f.key, f.value): f for f in self.memory.would_forget(self.user, target) if f.pinned}
         if pinned and not confirm:
@@ -74,7 +91,9 @@ class Tools:
                                                     min(m.context_tokens, self.config.budget.memory))}
 
     # -- dnhkng/GLaDOS's tools -------------------------------------------------------------------
-    def store_fact(self, fact: str, source: str = "user", importance: float = 0.5) -> dict:
+    def store_fact(self, fact: Arg[str, "The fact, about the user (\"User's name is David\")"],
+                   source: Arg[str, "Where it came from: \"user\", \"conversation\" or \"system\""] = "user",
+                   importance: Arg[float, "How much it matters, 0 to 1; 1 keeps it always in mind"] = 0.5) -> dict:
         """Read as the user's own words (or a model's about them: "User's name is David"); when no fact is
         mined from it, kept as a note. It only stores: "forget where I live" is a note, not a deletion."""
         noted = self.brain.note(fact, tool=True)
@@ -90,7 +109,8 @@ class Tools:
                                    source if source in GLADOS_SOURCES else None)
         return {"status": "stored", "id": ids[0] if ids else f"message_{noted.observation.message_id}", "fact": fact}
 
-    def search_memory(self, query: str, limit: int = 5) -> dict:
+    def search_memory(self, query: Arg[str, "What to look for, in words"],
+                      limit: Arg[int, "How many results, best first (1 to 50)"] = 5) -> dict:
         """Facts whose words match, then what recall finds by words and meaning; a fact stands for the
         message it came from (and a note for itself), so one statement is one entry."""
         limit = max(1, min(limit, 50))
@@ -113,13 +133,17 @@ class Tools:
             return {"facts": [], "message": "No facts stored yet"}
         return {"facts": unique[:limit], "total_stored": len(facts)}
 
-    def list_facts(self, limit: int = 20, min_importance: float = 0.0) -> dict:
+    def list_facts(self, limit: Arg[int, "How many facts at most"] = 20,
+                   min_importance: Arg[float, "Only facts at least this important, 0 to 1"] = 0.0) -> dict:
         facts = self.memory.facts(self.user)
         chosen = sorted((f for f in facts if _importance(f) >= min_importance),
                         key=lambda f: (_importance(f), f.asserted_at), reverse=True)
         return {"facts": [_glados_fact(f) for f in chosen[:max(0, limit)]], "total_stored": len(facts)}
 
-    def store_summary(self, summary: str, period: str, start_time: str, end_time: str) -> dict:
+    def store_summary(self, summary: Arg[str, "The summary of the conversation"],
+                      period: Arg[str, "\"session\", \"daily\" or \"weekly\""],
+                      start_time: Arg[str, "When the period began, ISO 8601"],
+                      end_time: Arg[str, "When the period ended, ISO 8601"]) -> dict:
         if period not in PERIODS:
             return {"error": "period must be 'session', 'daily', or 'weekly'"}
         key = f"{period}|{start_time}|{end_time}"        # the summary's session: its period and span
@@ -131,7 +155,8 @@ class Tools:
         stored = next(s for s in self.memory.summaries(self.user) if s.session == key)
         return {"status": "stored", "id": _summary_id(stored), "period": period}
 
-    def get_summaries(self, period: str = "all", limit: int = 5) -> dict:
+    def get_summaries(self, period: Arg[str, "\"session\", \"daily\", \"weekly\" or \"all\""] = "all",
+                      limit: Arg[int, "How many, newest first"] = 5) -> dict:
         every = [_glados_summary(s) for s in self.memory.summaries(self.user)]
         chosen = [s for s in every if period == "all" or s["period"] == period]
         chosen.sort(key=lambda s: s["created_at"], reverse=True)
@@ -185,9 +210,11 @@ def serve(memory: Memory, config: Config, user: str, verbose: bool = False, http
 
     tools = Tools(memory, config, user)
     where = {"host": http.host, "port": http.port} if http else {}
-    server = FastMCP("memory", instructions=f"Long-term memory of the user {user!r}: facts with history, "
-                                            "earlier messages, summaries. All of it stays on this machine.",
+    _quiet_logs(verbose)        # before FastMCP, whose own set-up then leaves the root logger alone
+    server = FastMCP(NAME, instructions=f"Long-term memory of the user {user!r}: facts with history, "
+                                          "earlier messages, summaries. All of it stays on this machine.",
                      log_level="INFO" if verbose else "WARNING", **where)
+    server._mcp_server.version = _version()     # serverInfo: ours, not the SDK's (FastMCP takes no version)
     for name, description in DESCRIPTIONS.items():
         server.add_tool(_as_text(getattr(tools, name)), name=name, description=description)
 
@@ -197,12 +224,68 @@ def serve(memory: Memory, config: Config, user: str, verbose: bool = False, http
     def memory_block() -> str:
         return tools.context()["context"] or "Nothing is known about the user yet."
     try:
-        if http is None:
-            server.run("stdio")
-        else:
-            _run_http(server, http, user, say)
+        with until_stopped():      # Ctrl-C or SIGTERM: the session still ends, with its summary, and exit 0
+            if http is None:
+                _run_stdio(server)
+            else:
+                _run_http(server, http, user, say)
     finally:
         tools.brain.end_session()
+
+
+NAME = "glados-memory"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("glados-assistant")
+    except PackageNotFoundError:       # a checkout that was never installed
+        return "0+unknown"
+
+
+def _run_stdio(server) -> None:
+    """Until the client closes stdin. A reply still on its way when it does (the SDK writes it to a closed
+    stream) is the client leaving, not an error."""
+    import anyio
+    try:
+        server.run("stdio")
+    except BaseExceptionGroup as group:
+        _, rest = group.split((anyio.ClosedResourceError, anyio.BrokenResourceError))
+        if rest is not None:
+            raise rest from None
+
+
+class _Noise(logging.Filter):
+    """The MCP SDK's log, as a service's log should read: a client that left is not an error (the SDK logs a
+    traceback for each streamable-HTTP disconnect), and a malformed message is one line, not a pydantic
+    report of every request type it is not."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import anyio
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, (anyio.ClosedResourceError, anyio.BrokenResourceError)):
+            return False
+        text = record.getMessage()
+        if "Failed to validate request" in text or "Received exception from stream" in text:
+            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            what = lines[0].split(": ", 1)[-1]       # "28 validation errors for ClientRequest"
+            if what.startswith("1 validation error") and len(lines) > 1:
+                what = lines[1]                        # "Invalid JSON: expected value at line 1 column 1"
+            record.msg = f"ignored a malformed message ({what.split(' [type=')[0][:160]})"
+            record.args, record.exc_info = (), None
+        return True
+
+
+def _quiet_logs(verbose: bool) -> None:
+    """The SDK's records on stderr, one line each, prefixed with the command (FastMCP would install a rich
+    handler that wraps every line to the terminal's width)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("glados memory mcp: %(levelname)s %(message)s"))
+    handler.addFilter(_Noise())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
 
 
 def _run_http(server, http: Http, user: str, say: Callable[[str], None]) -> None:
@@ -290,6 +373,13 @@ def about_user(sentence: str) -> str:
     if third is None:
         third = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
     return f"The user {third} {rest}".rstrip()
+
+
+def _stored(changes) -> str:
+    """What a tool stored, about "the user" (to the model reading the result, "you" is itself): "The user
+    lives in York. The user's name is Ada."; "" when nothing was stored."""
+    said = say([(c.key, c.value) for c in changes if c.kind in ("added", "superseded", "reconfirmed")], them=True)
+    return ". ".join(about_user(s) for s in said.split(". ")) + "." if said else ""
 
 
 def _glados_fact(f: Fact) -> dict:

@@ -34,6 +34,7 @@ from ..turn.brain import Brain, Noted
 from ..turn.events import BrainEvent, Degraded
 from . import formats
 from .access import LOOPBACK, Access, Guard
+from .stop import until_stopped
 
 log = logging.getLogger("glados.serve")
 USER_HEADER = "x-glados-user"
@@ -291,5 +292,7 @@ def run(memory: Memory, config: Config, user: str, upstream: str, host: str, por
     if problem:
         say(f"glados serve: warning: {problem}; chats will fail until it answers (questions about the user are "
             "still answered from memory)")
-    uvicorn.run(Guard(Proxy(memory, config, user, upstream).app(), access), host=host, port=port, log_level="warning")
+    with until_stopped():     # Ctrl-C or SIGTERM: the lifespan ends every session (summaries written), exit 0
+        uvicorn.run(Guard(Proxy(memory, config, user, upstream).app(), access), host=host, port=port,
+                    log_level="warning")
     return 0

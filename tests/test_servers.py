@@ -1,0 +1,104 @@
+"""Servers a household can leave running: SIGTERM (systemd, Docker) stops `glados serve` and `glados memory
+mcp --http` as Ctrl-C does (the session summarised, exit 0), a client leaving is not an error, the log keeps
+no words unless asked to and forgetting scrubs it, and secrets stay out of the model's prompt."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import anyio
+import ollama
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.conftest import ROOT, glados
+from tests.ollama_stub import StubOllama
+from tests.test_chat_ollama import free_port
+from tests.test_serve import Served
+
+
+def summaries(user: str, db) -> str:
+    done = glados("memory", "summaries", "--user", user, "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def listening(port: int, proc: subprocess.Popen) -> None:
+    for _ in range(600):
+        if proc.poll() is not None:
+            raise AssertionError(proc.stderr.read())
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the server did not start listening")
+
+
+def test_sigterm_ends_the_memory_server_as_ctrl_c_does(tmp_path):
+    port, db = free_port(), tmp_path / "m.db"
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "memory", "mcp", "--http", "--port", str(port),
+                             "--user", "chell", "--db", str(db)], cwd=ROOT, env=dict(os.environ),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        listening(port, proc)
+
+        async def remember() -> None:
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+                async with ClientSession(streams[0], streams[1]) as client:
+                    await client.initialize()
+                    await client.call_tool("remember", {"text": "I live in Leeds and I keep bees"})
+        anyio.run(remember)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+    err = proc.stderr.read()
+    assert "Traceback" not in err and "ClosedResourceError" not in err      # a client leaving is no error
+    assert "Leeds" in summaries("chell", db)
+
+
+def test_sigterm_ends_the_proxy_with_every_session_summarised(tmp_path):
+    db = tmp_path / "m.db"
+    with StubOllama() as stub:
+        served = Served(stub.url, db).__enter__()
+        stub.enqueue("Leeds. How provincial.")
+        ollama.Client(host=served.url).chat(model="llama3.2", stream=False, messages=[
+            {"role": "user", "content": "I live in Leeds and I keep bees"}])
+        served.proc.send_signal(signal.SIGTERM)
+        assert served.proc.wait(timeout=60) == 0
+    assert "Traceback" not in served.stderr()
+    assert summaries("ada", db).strip() and "no summar" not in summaries("ada", db).lower()
+
+
+def test_the_tools_describe_every_argument_and_speak_of_the_user_in_the_third_person(tmp_path):
+    from tests.test_mcp import session
+
+    async def script(call, tools):
+        for tool in tools.values():
+            properties = tool.inputSchema.get("properties", {})
+            assert all(p.get("description") for p in properties.values()), (tool.name, properties)
+        stored = await call("remember", text="My name is Ada and I live in York")
+        assert stored["reply"] == "The user's name is Ada. The user lives in York."
+        return True
+    assert session(tmp_path / "m.db", "ada", script)
+
+
+def test_the_server_says_its_own_name_and_a_malformed_line_is_one_line(tmp_path):
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    lines = [json.dumps(hello), "this is not json", json.dumps({"jsonrpc": "2.0", "id": 2, "method": "bogus"})]
+    done = subprocess.run([sys.executable, "-m", "assistant.cli", "memory", "mcp", "--db", str(tmp_path / "m.db")],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    info = json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]
+    assert info["name"] == "glados-memory" and not info["version"].startswith("1.")      # not the SDK's 1.x
+    noise = [line for line in done.stderr.splitlines() if "glados memory mcp" in line]
+    assert len(noise) == 2 and all("malformed message" in line for line in noise), done.stderr
+    assert len(done.stderr.splitlines()) <= 3
