@@ -38,12 +38,16 @@ def recall_settings(config: Config) -> RecallSettings:
 
 
 def open_memory(config: Config, db: Path | None = None, create: bool = True) -> Memory:
-    """The memory file the config (or `db`) names; create=False: a missing file raises NoMemoryYet."""
-    return Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
-                  max_message_chars=config.memory.max_message_chars,
-                  busy_timeout_ms=config.memory.busy_timeout_ms,
-                  embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config),
-                  create=create)
+    """The memory file the config (or `db`) names; create=False: a missing file raises NoMemoryYet. What is
+    forgotten leaves the log file too (logs.scrub: words are there only after --verbose, but they were)."""
+    from . import logs
+    memory = Memory(db or config.database_path(), max_value_chars=config.memory.max_value_chars,
+                    max_message_chars=config.memory.max_message_chars,
+                    busy_timeout_ms=config.memory.busy_timeout_ms,
+                    embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config),
+                    create=create)
+    memory.on_erase = logs.scrub
+    return memory
 
 
 def build_brain(memory: Memory, config: Config, user: str, llm: LLM | None = None,

@@ -5,8 +5,12 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from platformdirs import user_data_dir
+
+if TYPE_CHECKING:
+    from memory.erase import Erased
 
 MAX_BYTES = 1_000_000      # one file, then up to three old ones: a few MB at most
 BACKUPS = 3
@@ -47,3 +51,27 @@ def setup(verbose: bool, long_running: bool = False) -> Path | None:
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     root.propagate = False
     return path
+
+
+def log_files() -> list[Path]:
+    """The log file and its rolled-over copies that exist."""
+    first = log_file()
+    return [p for p in (first, *(first.with_name(f"{first.name}.{n}") for n in range(1, BACKUPS + 1))) if p.exists()]
+
+
+def scrub(erased: "Erased") -> None:
+    """Take what was forgotten out of every log file, in place (the handler appends, so it writes on after
+    the shorter text): each saying of a value replaced, a line about a cleared user's session dropped.
+    Words reach the log only with --verbose; this runs after every erasure all the same, since nobody can
+    tell from here whether an earlier run had it on."""
+    for path in log_files():
+        try:
+            with open(path, "r+", encoding="utf-8", errors="surrogateescape") as f:
+                lines = f.read().splitlines(keepends=True)
+                kept = [new for new in (erased.scrub(line) for line in lines) if new is not None]
+                if kept != lines:
+                    f.seek(0)
+                    f.write("".join(kept))
+                    f.truncate()
+        except OSError as exc:
+            logging.getLogger("glados").warning("could not scrub %s: %s", path.name, exc)

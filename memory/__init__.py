@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 _WHERE = {
     **dict.fromkeys(("Ambiguous", "BadImport", "Memory", "NotFound", "Observation", "TooLong", "iso",
                      "new_session_id", "utc_now"), "api"),
-    "build_system_prompt": "context",
+    "build_system_prompt": "context", "hide": "context",
     "resolve_dates": "dates:resolve", "say_day": "dates",
     **dict.fromkeys(("FORGOTTEN", "MULTI_VALUED", "SINGLE_VALUED", "Fact", "FactChange", "StaysPinned",
                      "UnknownKey"), "facts"),
@@ -26,7 +26,7 @@ _WHERE = {
     "content_words": "recall:terms",
     "RecallSettings": "settings",
     **dict.fromkeys(("Message", "Session", "Summary", "Voiceprint"), "records"),
-    "Changes": "since", "Since": "since", "describe_changes": "since:describe",
+    "Changes": "since", "Since": "since", "describe_changes": "since:describe", "is_secret": "since",
     **dict.fromkeys(("clean", "printable", "to_them", "to_you"), "text"),
     **dict.fromkeys(("CorruptDatabase", "MemoryStoreError", "NoMemoryYet", "ReadOnlyDatabase", "UnusablePath"),
                     "store"),
@@ -36,7 +36,7 @@ _WHERE = {
 
 if TYPE_CHECKING:
     from .api import Ambiguous, BadImport, Memory, NotFound, Observation, TooLong, iso, new_session_id, utc_now
-    from .context import build_system_prompt
+    from .context import build_system_prompt, hide
     from .dates import resolve as resolve_dates, say_day
     from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
     from .kinds import KINDS
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .recall import STOPWORDS, Recalled, asks, estimate_tokens, terms as content_words
     from .settings import RecallSettings
     from .records import Message, Session, Summary, Voiceprint
-    from .since import Changes, Since, describe as describe_changes
+    from .since import Changes, Since, describe as describe_changes, is_secret
     from .text import clean, printable, to_them, to_you
     from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
     from .parsing import mine, parse
@@ -79,6 +79,6 @@ __all__ = [
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
-    "build_system_prompt", "clean", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "iso", "mine", "new_session_id",
+    "build_system_prompt", "clean", "hide", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "is_secret", "iso", "mine", "new_session_id",
     "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
 ]

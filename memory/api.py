@@ -1,6 +1,7 @@
 """`Memory`: the one object another assistant needs. SQLite only; the clock is passed in."""
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from .intent import Change, Parsed
     from .proposals import Proposal, Verdict
     from .since import Changes
+    from .erase import Sink
 
 EXPORT_FORMAT = "glados-memory/1"
 INDEX_BATCH = 256     # messages read, embedded and stored at a time (the model sorts them by length)
@@ -112,6 +114,8 @@ class Memory:
         self._blocks: dict[tuple, _Block] = {}          # the memory block last built, per user and limits
         self._changes: dict[str, tuple[int, Changes]] = {}   # per user: what changed since, as of a block version
         self._indexed: dict[str, tuple[int, int]] = {}   # user -> (every message up to this id has a vector, rows then)
+        # Told what each erasure took, after it is done (the assistant scrubs its log file with it).
+        self.on_erase: "Sink | None" = None
 
     def close(self) -> None:
         self.db.close()
@@ -155,7 +159,7 @@ class Memory:
             elif command is not None and command.kind == "pin":
                 done += self._pin_said_before(user, session, message_id)
         if any(c.kind == "forgotten" for c in done):
-            self._purge()
+            self._purge(user, done)
         return Observation(message_id, done, parsed)
 
     def _pin_changes(self, user: str, changes: list[F.FactChange]) -> list[F.FactChange]:
@@ -357,7 +361,7 @@ class Memory:
         with transaction(self.db):
             rows = self._forget_targets(user, target)
             done = E.erase_facts(self.db, user, rows)
-        self._purge()
+        self._purge(user, done)
         return done
 
     def _forget_targets(self, user: str, target: str) -> list[F.Fact]:
@@ -392,22 +396,30 @@ class Memory:
         with transaction(self.db):
             done = E.erase_facts(self.db, user, F.find_for_forget(self.db, user, key, value))
         if done:
-            self._purge()
+            self._purge(user, done)
         return done
 
     def clear(self, user: str) -> dict[str, int]:
         """Delete everything about one user: facts, history, messages, index entries, vectors, summaries."""
         from . import erase as E
+        values = [(f.key, f.value) for f in F.history(self.db, user)] if self.on_erase else []
+        sessions = tuple(r[0] for r in self.db.execute("SELECT DISTINCT session FROM messages WHERE user = ?",
+                                                        (user,)) if r[0]) if self.on_erase else ()
         with transaction(self.db):
             counts = E.erase_user(self.db, user)
-        self._purge()
+        self._purge(user, [F.FactChange("forgotten", k, v) for k, v in values], sessions)
         return counts
 
-    def _purge(self) -> None:
+    def _purge(self, user: str, done: list[F.FactChange], sessions: tuple[str, ...] = ()) -> None:
         """After an erasure: no old copy left in the word indexes or the write-ahead log (purge_leftovers),
-        and the word counts kept between recalls are counted again (what was erased no longer counts)."""
+        the word counts kept between recalls counted again (what was erased no longer counts), and
+        `on_erase` told what went."""
         purge_leftovers(self.db)
         self._word_counts = None
+        if self.on_erase is not None:
+            from . import erase as E
+            gone = [(c.key, c.value) for c in done if c.kind == "forgotten"]
+            self.on_erase(E.erased(user, gone, sessions))
 
     def add_summary(self, user: str, session: str, text: str) -> bool:
         with transaction(self.db):
@@ -448,12 +460,24 @@ class Memory:
             if sum(not f.pinned for f in facts) >= max_facts or sum(not f.pinned for f in found) < newest:
                 break
             newest *= 4
-        text, dropped = ctx.render(facts, summaries, max_facts, max_summaries, max_tokens, self.max_value_chars)
+        text, dropped = ctx.render(facts, summaries, max_facts, max_summaries, max_tokens, self.max_value_chars,
+                                   self.private(user))
         # One line for the user when their pins alone outgrow the block (None when all fit).
         notice = (f"{dropped} pinned fact(s) did not fit the memory block ({max_tokens} tokens); "
                   "unpin some or raise memory.context_tokens") if dropped else None
         until = min((end for _, end in live if end is not None), default=None)
         return _Block(version, now, until, text, notice)
+
+    def private(self, user: str) -> tuple[str, ...]:
+        """What the user's secret notes hold (their numbers; a password's next word): every reader that hands
+        stored words to a model takes these out (the memory block does; so does the assistant's prompt)."""
+        from .since import PASSWORD, is_secret, secrets
+        out: list[str] = []
+        for f in F.current(self.db, user, "note"):
+            if is_secret(f.key, f.value):
+                out += secrets(f.key, f.value)
+                out += [m.group(1) for m in re.finditer(rf"{PASSWORD.pattern}\s+(?:is\s+)?(\S+)", f.value, re.I)]
+        return tuple(s.strip(".,!?;:'\"") for s in out if len(s.strip(".,!?;:'\"")) >= 3)
 
     def is_expired(self, fact: F.Fact) -> bool:
         """Past its kind's expiry (recall_settings.expire_days): out of recall and the block, kept in history."""

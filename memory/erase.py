@@ -3,8 +3,10 @@ each is emptied; a test checks that every table in the file is listed here, so a
 be added without deciding how it is erased."""
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass
+from typing import Callable
 
 from . import facts as F
 from .recall import fts_query, terms
@@ -88,3 +90,41 @@ def asks(text: str) -> bool:
     from .lexicon import QUESTION, match_start, normalise, strip_lead
     said = normalise(text)
     return said.rstrip().endswith("?") or bool(match_start(QUESTION, strip_lead(said)))
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What an erasure took, for whoever keeps copies outside the database (the assistant's log file, when
+    it logged words with --verbose): every way each forgotten value is said, and for a cleared user their
+    sessions (a line about one of them goes whole)."""
+    user: str
+    said: tuple[re.Pattern, ...]
+    sessions: tuple[str, ...] = ()
+
+    def scrub(self, line: str) -> str | None:
+        """The line with every saying of a forgotten value replaced, or None when it must go whole."""
+        if any(len(session) >= 8 and session in line for session in self.sessions):
+            return None
+        for pattern in self.said:
+            line = pattern.sub(F.FORGOTTEN, line)
+        return line
+
+
+Sink = Callable[[Erased], None]
+
+
+def erased(user: str, values: list[tuple[str, str]], sessions: tuple[str, ...] = ()) -> Erased:
+    """The Erased record of (key, value) pairs: each value in every way it is said back (since.sayings), a
+    remembered sentence's numbers, and a forgotten message's words as they were."""
+    from .since import pattern, secrets
+    found: list[re.Pattern] = []
+    for key, value in values:
+        if key == "message":
+            found.append(re.compile(re.escape(value)))
+            found += [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets("note", value)]
+            continue
+        p = pattern(key, value)
+        if p is not None:
+            found.append(p)
+        found += [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets(key, value)]
+    return Erased(user, tuple(found), sessions)

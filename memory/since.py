@@ -42,6 +42,19 @@ def pattern(key: str, value: str) -> re.Pattern | None:
     return _alternation([s for s in sayings(key, value) if len(s.strip()) >= 2], re.IGNORECASE)
 
 
+# What names a secret: a remembered sentence with one of these and a number (or any password) is one.
+SECRET_WORDS = re.compile(r"\b(?:codes?|pins?|passcodes?|combination|combo|lock|locker|safe|alarm|access|door|gate|"
+                          r"login|account number|card number|security)\b", re.IGNORECASE)
+PASSWORD = re.compile(r"\b(?:password|passphrase|passwd|wi-?fi key)\b", re.IGNORECASE)
+
+
+def is_secret(key: str, value: str) -> bool:
+    """A remembered sentence that holds a secret ("my locker code is 4512", "the wifi password is
+    hunter2"): kept, and answered from memory when asked, but never handed to a model unasked."""
+    return key in WHOLE_STATEMENTS and (bool(PASSWORD.search(value))
+                                        or bool(SECRET.search(value) and SECRET_WORDS.search(value)))
+
+
 def secrets(key: str, value: str) -> list[str]:
     """The numbers of a remembered sentence (a locker code, a PIN): said back in words nobody can
     predict ("the code is 4512"), forgetting takes them out wherever they are."""

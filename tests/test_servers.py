@@ -102,3 +102,52 @@ def test_the_server_says_its_own_name_and_a_malformed_line_is_one_line(tmp_path)
     noise = [line for line in done.stderr.splitlines() if "glados memory mcp" in line]
     assert len(noise) == 2 and all("malformed message" in line for line in noise), done.stderr
     assert len(done.stderr.splitlines()) <= 3
+
+
+def every_file(home, db) -> dict[str, bytes]:
+    """Every file under the home folder (data, state, cache, config) and the database's own files."""
+    files = [p for p in home.rglob("*") if p.is_file()] + [p for p in db.parent.glob(db.name + "*") if p.is_file()]
+    return {str(p): p.read_bytes() for p in files}
+
+
+def chat_through(served, *lines: str) -> None:
+    client = ollama.Client(host=served.url)
+    history: list[dict] = []
+    for line in lines:
+        history.append({"role": "user", "content": line})
+        reply = client.chat(model="llama3.2", stream=False, messages=history)
+        history.append({"role": "assistant", "content": reply.message.content})
+
+
+def test_the_log_holds_no_words_unless_verbose(tmp_path, isolated_home):
+    db = tmp_path / "m.db"
+    with StubOllama() as stub, Served(stub.url, db) as served:
+        chat_through(served, "My name is Chell and I'm allergic to shellfish",
+                     "remember that my bike lock code is 7788")
+        served.proc.send_signal(signal.SIGTERM)
+        assert served.proc.wait(timeout=60) == 0
+    log = (isolated_home / ".local" / "share" / "glados" / "glados.log").read_text()
+    assert "added allergy" in log                                   # events, by kind and id
+    assert not any(word in log for word in ("Chell", "shellfish", "7788", "bike lock"))
+
+
+def test_after_forgetting_the_value_is_in_no_file_logs_included(tmp_path, isolated_home):
+    db = tmp_path / "m.db"
+    with StubOllama() as stub, Served(stub.url, db, more=["--verbose"]) as served:
+        chat_through(served, "remember that my bike lock code is 7788", "what's a good name for a cat?")
+        log = isolated_home / ".local" / "share" / "glados" / "glados.log"
+        assert "7788" in log.read_text()                            # --verbose: the words are there
+        chat_through(served, "forget my bike lock code")
+        served.proc.send_signal(signal.SIGTERM)
+        assert served.proc.wait(timeout=60) == 0
+    assert [path for path, data in every_file(isolated_home, db).items() if b"7788" in data] == []
+
+
+def test_a_secret_is_answered_from_memory_and_never_sent_to_the_model():
+    from tests.test_chat_ollama import chat
+    with StubOllama() as stub:
+        chat(stub.url, "ada", "remember that my locker code is 4512", "what's a good recipe for soup?")
+        later = chat(stub.url, "ada", "how far is the Moon?", "what's my locker code?")
+        sent = json.dumps(stub.chats())
+    assert "4512" not in sent and "how far is the Moon" in sent
+    assert "4512" in later.stdout.split("what's my locker code")[-1] or "4512" in later.stdout

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Callable
 
+from pydantic import Field     # an argument's description, in the tool's input schema a client's model reads
+
 from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey, clean, describe_changes
 
 from ..config import Config
@@ -24,19 +26,6 @@ from .access import Access, Guard
 from .stop import until_stopped
 
 PERIODS = ("session", "daily", "weekly")
-
-
-class _Described:
-    """`Arg[str, "what it is"]`: a tool argument with the description a client's model reads (FastMCP puts
-    pydantic's Field description in the tool's input schema)."""
-
-    def __class_getitem__(cls, item):
-        from pydantic import Field
-        kind, description = item
-        return Annotated[kind, Field(description=description)]
-
-
-Arg = _Described
 CONTEXT_URI = "memory://context"     # the memory block as a resource: GLaDOS puts it in its prompt
 GLADOS_SOURCES = ("user", "conversation", "system")
 PINNED, UNPINNED = 1.0, 0.5     # GLaDOS's importance, read from ours: pinned facts always reach the prompt
@@ -50,7 +39,7 @@ class Tools:
         self.brain = Brain(memory, None, config, user)      # no model: the memory path only
 
     # -- native ----------------------------------------------------------------------------------
-    def remember(self, text: Arg[str, "What the user said about themselves, in their words or yours about them (\"User lives in York\")"]) -> dict:
+    def remember(self, text: Annotated[str, Field(description="What the user said about themselves, in their words or yours about them (\"User lives in York\")")]) -> dict:
         """Take in what the user said (or a model's words about them: "User lives in York"): facts mined, a
         changed one superseding the old, the rest kept. It only stores: deleting is `forget` alone."""
         noted = self.brain.note(text, tool=True)
@@ -65,8 +54,8 @@ class Tools:
             return {"reply": "Stored the message; no fact in it.", "changes": []}
         return {"reply": _stored(changes) or "Noted.", "changes": [_change(c) for c in changes]}
 
-    def recall(self, query: Arg[str, "What to look for, in words (\"the user's trip to Rome\")"],
-               k: Arg[int, "How many results, best first (1 to 50)"] = 5) -> dict:
+    def recall(self, query: Annotated[str, Field(description="What to look for, in words (\"the user's trip to Rome\")")],
+               k: Annotated[int, Field(description="How many results, best first (1 to 50)")] = 5) -> dict:
         """Earlier messages and notes of this user matching the query by words and meaning, best first."""
         return {"results": [_recalled(r) for r in self.memory.recall(self.user, query, k=max(1, min(k, 50)))]}
 
@@ -74,8 +63,8 @@ class Tools:
         """What is believed now about the user."""
         return {"facts": [_fact(f) for f in self.memory.facts(self.user)]}
 
-    def forget(self, target: Arg[str, "The fact to delete: its id (or the start of it, from facts) or its key (\"location\", \"allergy\")"],
-               confirm: Arg[bool, "true only when the user has confirmed deleting a safety fact (allergy, diet, medical)"] = False) -> dict:
+    def forget(self, target: Annotated[str, Field(description="The fact to delete: its id (or the start of it, from facts) or its key (\"location\", \"allergy\")")],
+               confirm: Annotated[bool, Field(description="true only when the user has confirmed deleting a safety fact (allergy, diet, medical)")] = False) -> dict:
         """Forget a fact everywhere, by id prefix or key ("location"); pinned facts need confirm."""
         pinned = {(f.key, f.value): f for f in self.memory.would_forget(self.user, target) if f.pinned}
         if pinned and not confirm:
@@ -91,9 +80,9 @@ class Tools:
                                                     min(m.context_tokens, self.config.budget.memory))}
 
     # -- dnhkng/GLaDOS's tools -------------------------------------------------------------------
-    def store_fact(self, fact: Arg[str, "The fact, about the user (\"User's name is David\")"],
-                   source: Arg[str, "Where it came from: \"user\", \"conversation\" or \"system\""] = "user",
-                   importance: Arg[float, "How much it matters, 0 to 1; 1 keeps it always in mind"] = 0.5) -> dict:
+    def store_fact(self, fact: Annotated[str, Field(description="The fact, about the user (\"User's name is David\")")],
+                   source: Annotated[str, Field(description="Where it came from: \"user\", \"conversation\" or \"system\"")] = "user",
+                   importance: Annotated[float, Field(description="How much it matters, 0 to 1; 1 keeps it always in mind")] = 0.5) -> dict:
         """Read as the user's own words (or a model's about them: "User's name is David"); when no fact is
         mined from it, kept as a note. It only stores: "forget where I live" is a note, not a deletion."""
         noted = self.brain.note(fact, tool=True)
@@ -109,8 +98,8 @@ class Tools:
                                    source if source in GLADOS_SOURCES else None)
         return {"status": "stored", "id": ids[0] if ids else f"message_{noted.observation.message_id}", "fact": fact}
 
-    def search_memory(self, query: Arg[str, "What to look for, in words"],
-                      limit: Arg[int, "How many results, best first (1 to 50)"] = 5) -> dict:
+    def search_memory(self, query: Annotated[str, Field(description="What to look for, in words")],
+                      limit: Annotated[int, Field(description="How many results, best first (1 to 50)")] = 5) -> dict:
         """Facts whose words match, then what recall finds by words and meaning; a fact stands for the
         message it came from (and a note for itself), so one statement is one entry."""
         limit = max(1, min(limit, 50))
@@ -133,17 +122,17 @@ class Tools:
             return {"facts": [], "message": "No facts stored yet"}
         return {"facts": unique[:limit], "total_stored": len(facts)}
 
-    def list_facts(self, limit: Arg[int, "How many facts at most"] = 20,
-                   min_importance: Arg[float, "Only facts at least this important, 0 to 1"] = 0.0) -> dict:
+    def list_facts(self, limit: Annotated[int, Field(description="How many facts at most")] = 20,
+                   min_importance: Annotated[float, Field(description="Only facts at least this important, 0 to 1")] = 0.0) -> dict:
         facts = self.memory.facts(self.user)
         chosen = sorted((f for f in facts if _importance(f) >= min_importance),
                         key=lambda f: (_importance(f), f.asserted_at), reverse=True)
         return {"facts": [_glados_fact(f) for f in chosen[:max(0, limit)]], "total_stored": len(facts)}
 
-    def store_summary(self, summary: Arg[str, "The summary of the conversation"],
-                      period: Arg[str, "\"session\", \"daily\" or \"weekly\""],
-                      start_time: Arg[str, "When the period began, ISO 8601"],
-                      end_time: Arg[str, "When the period ended, ISO 8601"]) -> dict:
+    def store_summary(self, summary: Annotated[str, Field(description="The summary of the conversation")],
+                      period: Annotated[str, Field(description="\"session\", \"daily\" or \"weekly\"")],
+                      start_time: Annotated[str, Field(description="When the period began, ISO 8601")],
+                      end_time: Annotated[str, Field(description="When the period ended, ISO 8601")]) -> dict:
         if period not in PERIODS:
             return {"error": "period must be 'session', 'daily', or 'weekly'"}
         key = f"{period}|{start_time}|{end_time}"        # the summary's session: its period and span
@@ -155,8 +144,8 @@ class Tools:
         stored = next(s for s in self.memory.summaries(self.user) if s.session == key)
         return {"status": "stored", "id": _summary_id(stored), "period": period}
 
-    def get_summaries(self, period: Arg[str, "\"session\", \"daily\", \"weekly\" or \"all\""] = "all",
-                      limit: Arg[int, "How many, newest first"] = 5) -> dict:
+    def get_summaries(self, period: Annotated[str, Field(description="\"session\", \"daily\", \"weekly\" or \"all\"")] = "all",
+                      limit: Annotated[int, Field(description="How many, newest first")] = 5) -> dict:
         every = [_glados_summary(s) for s in self.memory.summaries(self.user)]
         chosen = [s for s in every if period == "all" or s["period"] == period]
         chosen.sort(key=lambda s: s["created_at"], reverse=True)

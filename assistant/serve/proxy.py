@@ -31,7 +31,7 @@ from ..llm import make_llm
 from ..llm.ollama import base_url
 from ..turn import prompt
 from ..turn.brain import Brain, Noted
-from ..turn.events import BrainEvent, Degraded
+from ..turn.events import BrainEvent, Degraded, for_log
 from . import formats
 from .access import LOOPBACK, Access, Guard
 from .stop import until_stopped
@@ -81,9 +81,10 @@ class Proxy:
         else:
             noted = brain.note(text)
             session = noted.session
-            if noted.answer is not None:
-                brain.record_answer(noted.session, noted.answer)
-                return brain, noted, None, noted.answer.text
+            answer = brain.from_memory(noted, text)
+            if answer is not None:
+                brain.record_answer(noted.session, answer)
+                return brain, noted, None, answer.text
         self.last[user] = (session, text, request.carried)
         block, recalled = brain.recall_for(text, session, request.carried)
         note, _used = prompt.recall_note(recalled, self.config.budget.recall)
@@ -267,8 +268,10 @@ def upstream_problem(upstream: str, timeout_s: float) -> str | None:
 
 
 def _log_event(event: BrainEvent) -> None:
-    """What the chat would print (remembered, degraded, summarised) goes to the log instead."""
-    log.log(logging.WARNING if isinstance(event, Degraded) else logging.INFO, "%s", event)
+    """What the chat would print (remembered, degraded, summarised) goes to the log instead: by kind and id,
+    with its words only under --verbose (the log is at DEBUG then)."""
+    log.log(logging.WARNING if isinstance(event, Degraded) else logging.INFO, "%s",
+            for_log(event, words=log.isEnabledFor(logging.DEBUG)))
 
 
 def _forwarded(headers) -> dict[str, str]:

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable, Literal, Sequence
 
-from memory import (FactChange, Memory, MemoryStoreError, Observation, Recalled, asks, estimate_tokens, new_session_id,
-                    utc_now)
+from memory import (FactChange, Memory, MemoryStoreError, Message, Observation, Recalled, asks, estimate_tokens, hide,
+                    new_session_id, utc_now)
 
 from . import commands, compaction, consolidation, prompt, summary, tools
 from ..config import BudgetConfig, Config
@@ -142,6 +142,13 @@ class Brain:
         self.last_activity = now
         return self.session
 
+    def _messages(self, session: str, limit: int | None = None) -> list[Message]:
+        """The session's messages as a model may read them: a secret the user noted ("my locker code is 4512")
+        said as "(private)" (Memory.private); she answers it from memory, and no model reads it unasked."""
+        rows = self.memory.messages(self.user, session, **({"limit": limit} if limit else {}))
+        private = self.memory.private(self.user)
+        return [replace(r, text=hide(r.text, private)) for r in rows] if private else rows
+
     def end_session(self) -> str | None:
         """Append one summary for the session (model-written when reachable and grounded); None when nothing
         was said or learned."""
@@ -151,13 +158,13 @@ class Brain:
         self._notes.pop(session, None)         # the summary supersedes the running note
         self._shown.pop(session, None)
         self._starts.pop(session, None)
-        rows = self.memory.messages(self.user, session)
+        rows = self._messages(session)
         if not any(r.role == "user" for r in rows):
             return None
         model_ok = self.online and self.llm is not None
         if model_ok and self.config.session.consolidate:
             model_ok = self._consolidate(session, rows)
-            rows = self.memory.messages(self.user, session)
+            rows = self._messages(session)
         text = None
         words = self.config.session.summary_max_words
         if model_ok:
@@ -212,7 +219,7 @@ class Brain:
         if not (session and s.compact_by_model and note_tokens and window and self.online and self.llm is not None):
             return
         start = self._starts.get(session, 0)
-        folded = [r for r in self.memory.messages(self.user, session, limit=100_000) if r.id < start]
+        folded = [r for r in self._messages(session, limit=100_000) if r.id < start]
         previous = self._notes.get(session)
         if not compaction.due(previous, folded):
             return
@@ -248,6 +255,11 @@ class Brain:
                                                               self.config.persona.lines))
         return Noted(session, observation, None)
 
+    def from_memory(self, noted: Noted, text: str) -> commands.CommandReply | None:
+        """What memory answers with the model up: a memory command, or a question a secret note answers ("what's
+        my locker code?": the model never holds the code); None: the model answers."""
+        return noted.answer or self._answer_from_notes(noted, text, secrets_only=True)
+
     def answer_offline(self, noted: Noted, text: str) -> commands.CommandReply | None:
         """A question about the user answered from memory, for when the model is down: from the facts ("where
         do I live?") or from a note ("what's my locker code?"); None when memory cannot answer it."""
@@ -265,6 +277,9 @@ class Brain:
                                       recent_window=carried + 1, candidates=mem.recall_candidates)
         block = self.memory.load_context(self.user, mem.max_facts, mem.max_summaries,
                                          min(mem.context_tokens, self.config.budget.memory))
+        private = self.memory.private(self.user)      # a secret the user noted is never handed to the model
+        recalled = [replace(r, text=hide(r.text, private), reply=hide(r.reply, private) if r.reply else r.reply)
+                    for r in recalled] if private else recalled
         return block, self._not_in_block(recalled, block)
 
     def _not_in_block(self, recalled: list[Recalled], block: str) -> list[Recalled]:
@@ -287,8 +302,9 @@ class Brain:
         started = time.perf_counter()
         noted = self.note(text)
         session, observation = noted.session, noted.observation
-        if noted.answer is not None:
-            return self._from_memory(session, noted.answer, started, on_text, on_end)
+        answer = self.from_memory(noted, text)
+        if answer is not None:
+            return self._from_memory(session, answer, started, on_text, on_end)
         problem = None if self.online else self.connect()
         if problem is not None:
             answer = self.answer_offline(noted, text)
@@ -341,7 +357,7 @@ class Brain:
         if not window:
             return [], "", budget
         note_tokens = min(self.config.session.compact_tokens, budget.history // 2)
-        rows = [r for r in self.memory.messages(self.user, session, limit=100_000) if r.id < before]
+        rows = [r for r in self._messages(session, limit=100_000) if r.id < before]
         turns = [prompt.Turn(r.role, r.text, estimate_tokens(r.text), r.id) for r in rows]
         room = (budget.history - note_tokens - estimate_tokens(prompt.cut(text, budget.history))
                 - prompt.PER_MESSAGE)
@@ -381,11 +397,12 @@ class Brain:
                                    f"{self.llm.num_ctx} tokens), so Ollama may have cut its start; shorter "
                                    "messages or a smaller budget in config.yaml keep it whole"))
 
-    def _answer_from_notes(self, noted: Noted, text: str) -> commands.CommandReply | None:
-        """A question about the user that a note answers ("what's my locker code?"), for when the model is down."""
+    def _answer_from_notes(self, noted: Noted, text: str, secrets_only: bool = False) -> commands.CommandReply | None:
+        """A question about the user that a note answers ("what's my locker code?"), for when the model is down;
+        `secrets_only`: with the model up, a question a secret answers (the model never holds the secret)."""
         if noted.observation.changes or asks(text) < 1:      # only a question, and one that told her nothing
             return None
-        said = commands.answer_from_notes(self.memory, self.user, text, self.config.persona.lines)
+        said = commands.answer_from_notes(self.memory, self.user, text, self.config.persona.lines, secrets_only)
         return commands.CommandReply("ask", said) if said else None
 
     def _offline(self, session: str, on_text: TextSink, on_end: Callable[[], None] = lambda: None,

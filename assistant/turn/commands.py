@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from memory import FORGOTTEN, Command, Fact, FactChange, Memory, Observation, to_them, to_you
+from memory import FORGOTTEN, Command, Fact, FactChange, Memory, Observation, is_secret, to_them, to_you
 
 from ..config import Lines
 
@@ -157,11 +157,13 @@ def offline(changes: Sequence[FactChange], lines: Lines, last: str | None, missi
     return template, template.format(what=". ".join(said))
 
 
-def answer_from_notes(memory: Memory, user: str, text: str, lines: Lines) -> str | None:
-    """"what's my locker code?" with the model down: the note that answers it, when one clearly does
-    (recall's own cut decides; only notes, the user's words kept on purpose, found as themselves or as
-    the message they were said in)."""
-    notes = [f for f in memory.facts(user) if f.key == "note"]
+def answer_from_notes(memory: Memory, user: str, text: str, lines: Lines, secrets_only: bool = False) -> str | None:
+    """"what's my locker code?" with the model down (or, `secrets_only`, up: a secret never goes to it): the
+    note that answers it, when one clearly does (recall's own cut decides; only notes, the user's words kept
+    on purpose, found as themselves or as the message they were said in)."""
+    notes = [f for f in memory.facts(user) if f.key == "note" and (not secrets_only or is_secret(f.key, f.value))]
+    if not notes:
+        return None
     by_id = {f.id: f.value for f in notes}
     by_message = {str(f.source_message_id): f.value for f in notes if f.source_message_id is not None}
     for r in memory.recall(user, text, k=3):

@@ -77,6 +77,6 @@ def consolidate(llm: LLM, memory: Memory, user: str, session: str, rows: list[Me
         return Consolidation()
     verdicts = memory.consolidate(user, session, proposals, llm.model)
     for v in verdicts:     # the values are the user's words: only in a verbose log
-        log.info("proposal %s (message %s): %s, %s", v.proposal.key, v.proposal.message_id, v.outcome, v.reason)
-        log.debug("proposal %s=%r: %s", v.proposal.key, v.proposal.value, v.outcome)
+        log.info("proposal %s (message %s): %s", v.proposal.key, v.proposal.message_id, v.outcome)
+        log.debug("proposal %s=%r: %s, %s", v.proposal.key, v.proposal.value, v.outcome, v.reason)  # the user's words
     return Consolidation(tuple(verdicts))

@@ -54,3 +54,26 @@ class Consolidated:
 
 BrainEvent = Union[SessionStarted, Remembered, RecalledNote, ToolUsed, Degraded, Summarised, Consolidated]
 EventSink = Callable[[BrainEvent], None]
+
+
+def for_log(event: BrainEvent, words: bool = False) -> str:
+    """An event as the log file holds it: by kind and id, no user text, fact value, summary or reply, unless
+    `words` (--verbose) says so."""
+    if words:
+        return repr(event)
+    if isinstance(event, SessionStarted):
+        return f"session {event.session} started"
+    if isinstance(event, Remembered):
+        c = event.change
+        return f"{c.kind} {c.key}" + (f" (fact {c.fact_id[:8]})" if c.fact_id else "")
+    if isinstance(event, RecalledNote):
+        return f"recalled a message of session {event.session} from {event.date}"
+    if isinstance(event, ToolUsed):
+        return f"tool {event.name} called with {', '.join(sorted(event.arguments)) or 'no arguments'}"
+    if isinstance(event, Degraded):
+        return event.why      # the program's own words
+    if isinstance(event, Summarised):
+        return f"session {event.session} summarised ({len(event.text)} characters)"
+    result = event.result
+    return (f"session read by the model: {len(result.stored)} stored, {len(result.rejected)} rejected"
+            + (f" ({result.error})" if result.error else ""))
