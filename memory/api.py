@@ -376,11 +376,19 @@ class Memory:
                 raise Ambiguous(f"{target!r} matches {len(hits)} facts; give more of the id")
             rows = F.find_for_forget(self.db, user, hits[0].key, hits[0].value) if hits else []
         if not rows:
+            rows = self._said_targets(user, target)
+        if not rows:
             rows = self._notes_about(user, target)
         if not rows:
             raise NotFound(f"nothing to forget for {target!r}: give a key (location), what a note is about "
                            "('locker code') or 4 or more characters of a fact id; see 'glados memory list'")
         return rows
+
+    def _said_targets(self, user: str, target: str) -> list[F.Fact]:
+        """What a phrase names, as in "forget my allergy" (a model's tool call passes the user's words):
+        "my allergy", "where I live", "my peanut allergy"."""
+        from .grammar import targets
+        return [f for t in targets(target) if t.key for f in F.find_for_forget(self.db, user, t.key, t.value)]
 
     def _notes_about(self, user: str, target: str) -> list[F.Fact]:
         from . import erase as E

@@ -42,14 +42,23 @@ THIRD_PERSON = re.compile(rf"(?i)\b{SUBJECT}['’]s\b|\b{SUBJECT}\s+(?:(?P<adver
                           rf"recently|currently|just|actually)\s+)?(?P<verb>[a-z]+n['’]t|[a-z]+)\b")
 
 
+# "User is allergic to peanuts and lives in Leeds": a verb joined to the user's clause has the user as subject too.
+JOINED = re.compile(r"(?i)\b(?P<join>and|but|and also|but also)\s+(?P<verb>lives|works|likes|loves|hates|enjoys|owns|"
+                    r"speaks|studies|teaches|plays|prefers|dislikes|eats|has|keeps|follows|drives|uses|takes|needs)\b")
+
+
 def from_third_person(text: str) -> str:
     """"User's name is David" -> "my name is David"; "The user lives in York" -> "I live in York"; "User is
-    allergic to peanuts" -> "I am allergic to peanuts". Only "user" as the subject changes; other words stay."""
+    allergic to peanuts" -> "I am allergic to peanuts"; "... and lives in Leeds" -> "... and live in Leeds". Only
+    "user" as the subject, and a verb joined to it, change; other words stay."""
     def first(m: re.Match) -> str:
         if m["verb"] is None:
             return "my"
         return " ".join(w for w in ("I", m["adverb"], _base(m["verb"])) if w)
-    return THIRD_PERSON.sub(first, text)
+    said = THIRD_PERSON.sub(first, text)
+    if said == text:
+        return text
+    return JOINED.sub(lambda m: f"{m['join']} {_base(m['verb'])}", said)
 
 
 def _base(verb: str) -> str:

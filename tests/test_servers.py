@@ -151,3 +151,21 @@ def test_a_secret_is_answered_from_memory_and_never_sent_to_the_model():
         sent = json.dumps(stub.chats())
     assert "4512" not in sent and "how far is the Moon" in sent
     assert "4512" in later.stdout.split("what's my locker code")[-1] or "4512" in later.stdout
+
+
+def test_glados_model_can_carry_out_forget_my_allergy_through_the_readme_entry(tmp_path):
+    import re
+    from tests.test_mcp_glados import glados_session
+    readme = (ROOT / "README.md").read_text()
+    allowed = re.search(r"allowed_tools: \[([^\]]*)\]", readme)[1].replace(" ", "").split(",")
+    assert "forget" in allowed
+
+    async def script(call, read_block, _resources):
+        await call("store_fact", fact="User is allergic to peanuts and lives in Leeds")
+        refused = await call("forget", target="my allergy")            # as GLaDOS's model passes the user's words
+        assert "confirm" in refused["error"] and "peanuts" in await read_block()
+        done = await call("forget", target="my allergy", confirm=True)
+        assert [c["value"] for c in done["forgotten"]] == ["peanuts"]
+        return await read_block()
+    block = glados_session(tmp_path, tmp_path / "m.db", script)
+    assert "peanuts" not in block and "Leeds" in block
