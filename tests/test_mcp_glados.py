@@ -125,7 +125,11 @@ def test_over_http_with_a_token_and_refused_without(tmp_path):
                 break
             except OSError:
                 time.sleep(0.1)
-        assert httpx.post(f"http://127.0.0.1:{port}/mcp", json={}).status_code == 401
+        refused = httpx.post(f"http://127.0.0.1:{port}/mcp", json={})
+        assert refused.status_code == 401          # RFC 9728: where to read how to get in
+        metadata = refused.headers["www-authenticate"].split('resource_metadata="')[1].rstrip('"')
+        described = httpx.get(metadata).json()
+        assert described["resource"].endswith("/mcp") and described["bearer_methods_supported"] == ["header"]
         auth = {"Authorization": "Bearer s3cret"}
 
         async def over(client_for, url):

@@ -56,21 +56,37 @@ class Access:
         return " or ".join(parts) if parts else "this machine"
 
 
-class Guard:
-    """ASGI middleware: a request Access does not admit gets 401 and reaches nothing."""
+WELL_KNOWN = "/.well-known/oauth-protected-resource"
 
-    def __init__(self, app, access: Access):
-        self.app, self.access = app, access
+
+class Guard:
+    """ASGI middleware: a request Access does not admit gets 401 and reaches nothing. `resource` (the MCP
+    server's "/mcp"): the 401 names the resource's metadata (RFC 9728's `resource_metadata`, which newer MCP
+    clients such as Home Assistant read first), served here to anyone: it says a bearer token in the header is
+    how to get in, and holds nothing of the user's."""
+
+    def __init__(self, app, access: Access, resource: str | None = None):
+        self.app, self.access, self.resource = app, access, resource
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        base = f"{scope.get('scheme', 'http')}://{headers.get('host', 'localhost')}"
+        if self.resource and scope["type"] == "http" and scope.get("path") in (WELL_KNOWN, WELL_KNOWN + self.resource):
+            return await _respond(send, 200, {"resource": base + self.resource, "bearer_methods_supported": ["header"],
+                                              "resource_name": "glados memory"})
         client = (scope.get("client") or (None,))[0]
         if self.access.admits(headers, client):
             return await self.app(scope, receive, send)
-        body = json.dumps({"error": "not allowed: send the server's token (Authorization: Bearer ...) or connect "
-                                    "from an allowed address"}).encode()
-        await send({"type": "http.response.start", "status": 401,
-                    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
-        await send({"type": "http.response.body", "body": body})
+        challenge = f'Bearer resource_metadata="{base}{WELL_KNOWN}{self.resource}"' if self.resource else "Bearer"
+        await _respond(send, 401, {"error": "not allowed: send the server's token (Authorization: Bearer ...) or "
+                                            "connect from an allowed address"}, challenge)
+
+
+async def _respond(send, status: int, body: dict, challenge: str | None = None) -> None:
+    headers = [(b"content-type", b"application/json")]
+    if challenge:
+        headers.append((b"www-authenticate", challenge.encode("latin-1")))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": json.dumps(body).encode()})

@@ -284,7 +284,7 @@ def _run_http(server, http: Http, user: str, say: Callable[[str], None]) -> None
     app.router.routes.extend(server.sse_app().routes)
     say(f"glados memory mcp: the memory of {user!r} at http://{http.host}:{http.port}/mcp (streamable HTTP) and "
         f"/sse (SSE), for {http.access.describe()}")
-    uvicorn.run(Guard(app, http.access), host=http.host, port=http.port, log_level="warning")
+    uvicorn.run(Guard(app, http.access, resource="/mcp"), host=http.host, port=http.port, log_level="warning")
 
 
 def _as_text(method: Callable[..., dict]) -> Callable[..., str]:
