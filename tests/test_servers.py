@@ -169,3 +169,17 @@ def test_glados_model_can_carry_out_forget_my_allergy_through_the_readme_entry(t
         return await read_block()
     block = glados_session(tmp_path, tmp_path / "m.db", script)
     assert "peanuts" not in block and "Leeds" in block
+
+
+def test_every_export_failure_is_one_line(tmp_path):
+    glados("memory", "observe", "--user", "ada", "I live in Leeds")
+    for where in ([str(tmp_path / "missing" / "ada.json")], [str(tmp_path)]):
+        done = glados("memory", "export", "--user", "ada", "-o", *where)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert [line for line in done.stderr.splitlines() if "cannot write the export" in line] == \
+            [done.stderr.strip().splitlines()[-1]]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "assistant.cli", "memory", "export", "--user", "ada"], cwd=ROOT,
+                              stdout=full, stderr=subprocess.PIPE, text=True, env=dict(os.environ), timeout=60)
+    assert done.returncode == 1 and done.stderr.strip().splitlines() == [
+        "glados: cannot write the export to standard output: no space left on device"], done.stderr

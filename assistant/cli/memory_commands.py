@@ -168,11 +168,34 @@ def imported(counts: dict[str, int]) -> str:
 
 
 def _write_private(path: Path, text: str) -> None:
-    """An export holds everything about a person: readable by its owner only (0600), like the database."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(fd, 0o600)      # a file that was there keeps its mode otherwise
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
+    """An export holds everything about a person: readable by its owner only (0600), like the database. A
+    write that fails is one line, and leaves no half-written file behind."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    except OSError as exc:
+        raise UsageError(f"cannot write the export to {path}: {_why(exc)}; nothing was exported") from None
+    try:
+        os.fchmod(fd, 0o600)      # a file that was there keeps its mode otherwise
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        path.unlink(missing_ok=True)
+        raise UsageError(f"cannot write the export to {path}: {_why(exc)}; nothing was exported") from None
+
+
+def _print_export(text: str) -> None:
+    """The export on standard output; a stream that cannot take it (a full disk, /dev/full) is one line."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except OSError as exc:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())     # nothing left to flush at exit
+        raise UsageError(f"cannot write the export to standard output: {_why(exc)}") from None
+
+
+def _why(exc: OSError) -> str:
+    """"no such file or directory", "is a directory", "read-only file system", "no space left on device"."""
+    return (exc.strerror or str(exc)).lower()
 
 
 def _when(stamp: str | None) -> str:
@@ -295,7 +318,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
             _write_private(args.output, text + "\n")
             out.line(f"exported {user!r} to {args.output}")
         else:
-            print(text)
+            _print_export(text)
     elif cmd == "import":
         import json
         try:
