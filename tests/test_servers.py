@@ -183,3 +183,15 @@ def test_every_export_failure_is_one_line(tmp_path):
                               stdout=full, stderr=subprocess.PIPE, text=True, env=dict(os.environ), timeout=60)
     assert done.returncode == 1 and done.stderr.strip().splitlines() == [
         "glados: cannot write the export to standard output: no space left on device"], done.stderr
+
+
+def test_a_voice_run_with_no_microphone_writes_nothing_outside_glados_folders(tmp_path, isolated_home):
+    import glob
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "PULSE_SERVER", "PULSE_RUNTIME_PATH")}
+    before = set(glob.glob("/tmp/pulse-*"))
+    done = subprocess.run([sys.executable, "-m", "assistant.cli", "voice"], input="", capture_output=True,
+                          text=True, cwd=ROOT, env={**env, "OLLAMA_HOST": "http://127.0.0.1:9"}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    outside = [str(p.relative_to(isolated_home)) for p in isolated_home.rglob("*")
+               if p.is_file() and "glados" not in p.relative_to(isolated_home).parts]
+    assert outside == [] and set(glob.glob("/tmp/pulse-*")) == before

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import time
+from pathlib import Path
 from typing import Iterator
 
 import numpy as np
@@ -14,7 +16,30 @@ from .base import FRAME, AudioError, AudioSink, AudioSource, resample
 log = logging.getLogger("glados.audio")
 
 
+def _pulse_in_our_folders() -> None:
+    """PortAudio reaches PulseAudio through ALSA's plugin, and libpulse, with no XDG_RUNTIME_DIR, makes
+    ~/.config/pulse/<machine>-runtime and a /tmp/pulse-XXXX folder for a socket (and may start a sound server).
+    Unless the user has a PulseAudio set up that way (~/.config/pulse is there) or says where it is
+    (XDG_RUNTIME_DIR, PULSE_RUNTIME_PATH, PULSE_SERVER), its runtime folder is glados's own and it starts none."""
+    if any(os.environ.get(name) for name in ("XDG_RUNTIME_DIR", "PULSE_RUNTIME_PATH", "PULSE_SERVER")):
+        return
+    if (Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pulse").exists():
+        return
+    from platformdirs import user_cache_dir
+    runtime = Path(user_cache_dir("glados", appauthor=False)) / "pulse"
+    try:
+        runtime.mkdir(parents=True, exist_ok=True, mode=0o700)
+        client = runtime / "client.conf"
+        if not client.exists():
+            client.write_text("autospawn = no\n")
+    except OSError:
+        return        # a folder that cannot be written: libpulse does as it always did
+    os.environ["PULSE_RUNTIME_PATH"] = str(runtime)
+    os.environ.setdefault("PULSE_CLIENTCONFIG", str(client))
+
+
 def _sounddevice():
+    _pulse_in_our_folders()
     try:
         import sounddevice
     except OSError as exc:   # the Python package is there, the PortAudio library is not
