@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from platformdirs import user_data_dir
 
 if TYPE_CHECKING:
-    from memory.erase import Erased
+    from memory import Erased
 
 MAX_BYTES = 1_000_000      # one file, then up to three old ones: a few MB at most
 BACKUPS = 3

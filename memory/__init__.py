@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 _WHERE = {
     **dict.fromkeys(("Ambiguous", "BadImport", "Memory", "NotFound", "Observation", "TooLong", "iso",
                      "new_session_id", "utc_now"), "api"),
-    "build_system_prompt": "context", "hide": "context",
+    "build_system_prompt": "context", "hide": "context", "Erased": "erase",
     "resolve_dates": "dates:resolve", "say_day": "dates",
     **dict.fromkeys(("FORGOTTEN", "MULTI_VALUED", "SINGLE_VALUED", "Fact", "FactChange", "StaysPinned",
                      "UnknownKey"), "facts"),
@@ -37,6 +37,7 @@ _WHERE = {
 if TYPE_CHECKING:
     from .api import Ambiguous, BadImport, Memory, NotFound, Observation, TooLong, iso, new_session_id, utc_now
     from .context import build_system_prompt, hide
+    from .erase import Erased
     from .dates import resolve as resolve_dates, say_day
     from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
     from .kinds import KINDS
@@ -75,7 +76,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Ambiguous", "asks", "BadImport", "BadProposals", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "FORGOTTEN", "Fact",
+    "Ambiguous", "asks", "BadImport", "BadProposals", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "Erased", "FORGOTTEN", "Fact",
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
