@@ -1,5 +1,6 @@
-"""The log file: what happened, for a bug report. In the data folder, rotated, private; the words
-people say go in only with --verbose."""
+"""What glados keeps outside the database: the log file (what happened, for a bug report; in the data folder,
+rotated, private; the words people say go in only with --verbose) and each user's chat history (the lines
+typed at `glados chat`, for Up and Ctrl-R; in the state folder, private). Forgetting reaches both (`scrub`)."""
 from __future__ import annotations
 
 import logging
@@ -7,7 +8,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from platformdirs import user_data_dir
+from platformdirs import user_data_dir, user_state_dir
 
 if TYPE_CHECKING:
     from memory import Erased
@@ -59,12 +60,32 @@ def log_files() -> list[Path]:
     return [p for p in (first, *(first.with_name(f"{first.name}.{n}") for n in range(1, BACKUPS + 1))) if p.exists()]
 
 
+def history_file(user: str) -> Path:
+    """The user's chat history: one file per user (a name made safe for a file name), in the state folder."""
+    import hashlib
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in user)[:40]
+    digest = hashlib.sha256(user.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return Path(user_state_dir("glados", appauthor=False)) / "chat-history" / f"{safe}-{digest}"
+
+
+def private_file(path: Path) -> Path:
+    """Make sure `path` exists, readable by its owner only (0600), in a folder only they can enter (0700)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path.parent, 0o700)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600))
+    os.chmod(path, 0o600)
+    return path
+
+
 def scrub(erased: "Erased") -> None:
-    """Take what was forgotten out of every log file, in place (the handler appends, so it writes on after
-    the shorter text): each saying of a value replaced, a line about a cleared user's session dropped.
-    Words reach the log only with --verbose; this runs after every erasure all the same, since nobody can
-    tell from here whether an earlier run had it on."""
-    for path in log_files():
+    """Take what was forgotten out of every log file and the user's chat history, in place (the log's handler
+    appends, so it writes on after the shorter text): each saying of a value replaced, a line about a cleared
+    user's session dropped; a cleared user's history deleted. Words reach the log only with --verbose; this
+    runs after every erasure all the same, since nobody can tell from here whether an earlier run had it on."""
+    history = history_file(erased.user)
+    if erased.whole:
+        history.unlink(missing_ok=True)
+    for path in [*log_files(), *([history] if history.exists() else [])]:
         try:
             with open(path, "r+", encoding="utf-8", errors="surrogateescape") as f:
                 lines = f.read().splitlines(keepends=True)

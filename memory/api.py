@@ -415,10 +415,10 @@ class Memory:
                                                         (user,)) if r[0]) if self.on_erase else ()
         with transaction(self.db):
             counts = E.erase_user(self.db, user)
-        self._purge(user, [F.FactChange("forgotten", k, v) for k, v in values], sessions)
+        self._purge(user, [F.FactChange("forgotten", k, v) for k, v in values], sessions, whole=True)
         return counts
 
-    def _purge(self, user: str, done: list[F.FactChange], sessions: tuple[str, ...] = ()) -> None:
+    def _purge(self, user: str, done: list[F.FactChange], sessions: tuple[str, ...] = (), whole: bool = False) -> None:
         """After an erasure: no old copy left in the word indexes or the write-ahead log (purge_leftovers),
         the word counts kept between recalls counted again (what was erased no longer counts), and
         `on_erase` told what went."""
@@ -427,7 +427,7 @@ class Memory:
         if self.on_erase is not None:
             from . import erase as E
             gone = [(c.key, c.value) for c in done if c.kind == "forgotten"]
-            self.on_erase(E.erased(user, gone, sessions))
+            self.on_erase(E.erased(user, gone, sessions, whole))
 
     def add_summary(self, user: str, session: str, text: str) -> bool:
         with transaction(self.db):

@@ -100,6 +100,7 @@ class Erased:
     user: str
     said: tuple[re.Pattern, ...]
     sessions: tuple[str, ...] = ()
+    whole: bool = False           # everything about the user went (clear)
 
     def scrub(self, line: str) -> str | None:
         """The line with every saying of a forgotten value replaced, or None when it must go whole."""
@@ -113,7 +114,7 @@ class Erased:
 Sink = Callable[[Erased], None]
 
 
-def erased(user: str, values: list[tuple[str, str]], sessions: tuple[str, ...] = ()) -> Erased:
+def erased(user: str, values: list[tuple[str, str]], sessions: tuple[str, ...] = (), whole: bool = False) -> Erased:
     """The Erased record of (key, value) pairs: each value in every way it is said back (since.sayings), a
     remembered sentence's numbers, and a forgotten message's words as they were."""
     from .since import pattern, secrets
@@ -127,4 +128,4 @@ def erased(user: str, values: list[tuple[str, str]], sessions: tuple[str, ...] =
         if p is not None:
             found.append(p)
         found += [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets(key, value)]
-    return Erased(user, tuple(found), sessions)
+    return Erased(user, tuple(found), sessions, whole)

@@ -9,6 +9,7 @@ from rich.console import Console
 from assistant.turn.brain import Brain
 from assistant.turn.prompt import ASKED
 from assistant.cli.chat import ChatUI
+from assistant.cli.lineedit import PipedLines
 from assistant.llm import make_llm
 from assistant.config import load_config
 from memory import Memory
@@ -131,7 +132,8 @@ def test_agreeing_to_pull_downloads_with_progress(tmp_path):
         llm = make_llm(replace(config.llm, host=stub.url), 4096)
         brain = Brain(mem, llm, config, "ada")
         stub.enqueue("Pulled and ready to judge you.")
-        ui = ChatUI(brain, Console(file=out, width=100), iter(["y\n", "hello\n"]), interactive=True)
+        console = Console(file=out, width=100)
+        ui = ChatUI(brain, console, PipedLines(io.StringIO("y\nhello\n"), console), interactive=True)
         assert ui.run() == 0
     text = out.getvalue()
     assert "Pull it now" in text and "Pulled and ready to judge you." in text

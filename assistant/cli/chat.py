@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import Callable, Iterator, TextIO
+from typing import Callable, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
@@ -16,6 +16,7 @@ from ..config import Config
 from ..llm import LLMError, ModelMissing
 from ..turn.brain import Brain
 from ..turn.events import BrainEvent
+from .lineedit import Reader, reader
 from .show import event_line
 from .memory_commands import (CLEAR_QUESTION, LEGEND, cleared, describe, fact_rows, index_backlog, pin_lines,
                               recall_line)
@@ -39,8 +40,8 @@ NOT_TEXT = re.compile("[\udc80-\udcff]")     # what surrogateescape makes of byt
 class ChatUI:
     """Reads lines, prints replies and events; every memory action goes through the brain's Memory."""
 
-    def __init__(self, brain: Brain, console: Console, lines: Iterator[str], interactive: bool):
-        self.brain, self.console, self.lines, self.interactive = brain, console, lines, interactive
+    def __init__(self, brain: Brain, console: Console, reader: Reader, interactive: bool):
+        self.brain, self.console, self.reader, self.interactive = brain, console, reader, interactive
         self.mid_reply = False
 
     def say(self, text: str, style: str = "") -> None:
@@ -77,8 +78,7 @@ class ChatUI:
             self.say(f"glados: {problem}. Chatting without the model: memory commands still work.", "yellow")
 
     def _ask(self, question: str) -> bool:
-        self.console.print(question, end="", markup=False)
-        answer = next(self.lines, "")
+        answer = self.reader.read(question, question=True) or ""
         return answer.strip().lower() in ("y", "yes")
 
     def _pull(self) -> None:
@@ -99,7 +99,7 @@ class ChatUI:
         `ollama run`."""
         try:
             self.start()
-            for line in self.lines:
+            while (line := self.reader.read()) is not None:
                 if self.handle(line.strip()) == "quit":
                     break
         except KeyboardInterrupt:
@@ -171,8 +171,7 @@ class ChatUI:
                 except MemoryStoreError as exc:
                     self.say(str(exc), "yellow")
         elif cmd == "memory" and arg == "clear":
-            self.console.print(CLEAR_QUESTION.format(user=user), end="", markup=False)
-            if next(self.lines, "").strip() == "YES":
+            if (self.reader.read(CLEAR_QUESTION.format(user=user), question=True) or "").strip() == "YES":
                 self.say(cleared(memory.clear(user), user))
                 self.brain.session = None
             else:
@@ -214,17 +213,6 @@ class ChatUI:
         self.say(LEGEND, "dim")
 
 
-def input_lines(stream: TextIO, console: Console, interactive: bool) -> Iterator[str]:
-    """Lines from stdin; with a terminal, a prompt before each."""
-    while True:
-        if interactive:
-            console.print("you> ", end="", style="bold cyan")
-        line = stream.readline()
-        if not line:
-            return
-        yield line
-
-
 def run(args: argparse.Namespace, config: Config, user: str, out: Out,
         memory_factory: Callable[[], Memory], stdin: TextIO = sys.stdin) -> int:
     console = out.rich
@@ -236,6 +224,6 @@ def run(args: argparse.Namespace, config: Config, user: str, out: Out,
         if config.recall.meaning:
             memory.prepare()      # the sentence model loads here, before the first turn, not inside it
         brain = build_brain(memory, config, user)
-        ui = ChatUI(brain, console, input_lines(stdin, console, interactive), interactive)
+        ui = ChatUI(brain, console, reader(stdin, console, user), interactive)
         brain.on_event = ui.event
         return ui.run()

@@ -1,0 +1,73 @@
+"""What the chat reads its lines from: on a terminal, a line editor (prompt_toolkit, loaded only then: arrows
+and the usual keys edit, Up and Ctrl-R search this user's history, a paste of many lines or of any length is
+taken whole as one message); piped, plain lines.
+
+The history is the user's own words, kept like the memory: one private file per user in the state folder
+(logs.history_file, 0600), scrubbed by forgetting and deleted by `memory clear` (logs.scrub).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol, TextIO
+
+from rich.console import Console
+
+from .. import logs
+
+PROMPT = "you> "
+
+
+class Reader(Protocol):
+    def read(self, prompt: str = PROMPT, question: bool = False) -> str | None:
+        """The next line (a paste of several lines is one), None at the end of input; Ctrl-C raises
+        KeyboardInterrupt. `question`: an answer to a question ("Type YES"), kept out of the history."""
+
+
+class PipedLines:
+    """Lines from a pipe or a file: nothing is echoed but a question, so a script's output stays clean
+    (`prompts`: the prompt too, for a terminal whose output goes elsewhere)."""
+
+    def __init__(self, stream: TextIO, console: Console, prompts: bool = False):
+        self.stream, self.console, self.prompts = stream, console, prompts
+
+    def read(self, prompt: str = PROMPT, question: bool = False) -> str | None:
+        if question or self.prompts:
+            self.console.print(prompt, end="", markup=False, highlight=False, style=None if question else "bold cyan")
+        line = self.stream.readline()
+        return line.rstrip("\n") if line else None
+
+
+class Editor:
+    """A terminal's line editor with the user's history, as `ollama run`, `sqlite3` and `ipython` give."""
+
+    def __init__(self, user: str):
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+        class PrivateHistory(FileHistory):
+            """Appended to a file made private first (after `memory clear` deleted it, it is made anew)."""
+
+            def store_string(self, string: str) -> None:
+                logs.private_file(Path(self.filename))
+                super().store_string(string)
+        try:
+            history = PrivateHistory(str(logs.private_file(logs.history_file(user))))
+        except OSError:        # a state folder that cannot be written: history for this session only
+            history = InMemoryHistory()
+        self.session: PromptSession = PromptSession(history=history, enable_history_search=False)
+        self.asking: PromptSession = PromptSession()      # answers to questions stay out of the history
+
+    def read(self, prompt: str = PROMPT, question: bool = False) -> str | None:
+        from prompt_toolkit.formatted_text import FormattedText
+        shown = FormattedText([("bold ansicyan", prompt)]) if not question else prompt
+        try:
+            return (self.asking if question else self.session).prompt(shown)
+        except EOFError:
+            return None
+
+
+def reader(stream: TextIO, console: Console, user: str) -> Reader:
+    """The line editor on a terminal, plain lines otherwise."""
+    if stream.isatty() and console.is_terminal:
+        return Editor(user)
+    return PipedLines(stream, console, prompts=stream.isatty())
