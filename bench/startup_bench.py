@@ -1,6 +1,6 @@
 """Start-up time of `glados memory ...` against a bare Python start, side by side in one run.
 
-    .venv/bin/python bench/startup_bench.py [--runs 10]
+    .venv/bin/python bench/startup_bench.py [--runs 10] [--baseline COMMIT]
 
 Target: `glados memory list` within 3x of `python -c "import sqlite3"`, its output piped as the
 benchmark reads it (the memory commands import the memory plugin's storage, the config and nothing
@@ -8,7 +8,9 @@ else; recall, the rules, rich and the chat, model and audio stacks load only for
 "in a terminal" is the same command writing to a pseudo-terminal: rich loads there to draw the table.
 The validated config is reused from a snapshot while the file and the environment are unchanged;
 "config changed" is the start that validates it again. `observe` compiles the fact grammar (about 120
-patterns) in every process.
+patterns) in every process. "glados chat, first prompt" is the time until `you>` shows on a terminal (the
+model down, so no network waits); with --baseline, the same on that commit (a temporary git worktree), in
+the same run: the line editor must not make the first prompt later.
 """
 from __future__ import annotations
 
@@ -44,10 +46,48 @@ def timed(cmd: list[str], env: dict, fresh: bool = False, terminal: bool = False
     return took
 
 
+def first_prompt(root: Path, env: dict) -> float:
+    """Seconds from starting `glados chat` on a pseudo-terminal until its prompt shows."""
+    import select
+    master, slave = os.openpty()
+    chat_env = {**env, "OLLAMA_HOST": "http://127.0.0.1:9", "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "chat"], cwd=root, env=chat_env,
+                            stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    seen = b""
+    try:
+        while b"you>" not in seen:
+            ready, _, _ = select.select([master], [], [], 60)
+            if not ready:
+                raise RuntimeError(f"no prompt in 60 s: {seen[-300:]!r}")
+            seen += os.read(master, 65536)
+        return time.perf_counter() - started
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    runs = parser.parse_args().runs
+    parser.add_argument("--baseline", help="a commit to time the chat's first prompt on too (a temporary git worktree)")
+    args = parser.parse_args()
+    runs = args.runs
+    base_tree = None
+    if args.baseline:
+        base_tree = Path(tempfile.mkdtemp(prefix="glados-baseline-"))
+        subprocess.run(["git", "worktree", "add", "--detach", str(base_tree), args.baseline], cwd=ROOT, check=True,
+                       capture_output=True)
+    try:
+        return _measure(runs, base_tree, args.baseline)
+    finally:
+        if base_tree is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT, capture_output=True)
+
+
+def _measure(runs: int, base_tree: Path | None, baseline: str | None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         env = {"HOME": tmp, "GLADOS_DB": str(Path(tmp) / "m.db"), "PATH": "/usr/bin:/bin"}
         commands = {
@@ -60,9 +100,15 @@ def main() -> int:
         }
         subprocess.run(commands["glados memory observe"], cwd=ROOT, env=env, capture_output=True, check=True)
         times: dict[str, list[float]] = {name: [] for name in commands}
+        chats = {"glados chat, first prompt (in a terminal)": ROOT}
+        if base_tree is not None:
+            chats[f"glados chat, first prompt, {baseline}"] = base_tree
+        times.update({name: [] for name in chats})
         for _ in range(runs):                     # interleaved, so machine noise hits all alike
             for name, cmd in commands.items():
                 times[name].append(timed(cmd, env, fresh="changed" in name, terminal="terminal" in name))
+            for name, tree in chats.items():     # a home of its own: its environment differs, and so its config snapshot
+                times[name].append(first_prompt(tree, {**env, "HOME": str(Path(tmp) / "chat-home")}))
     base = statistics.median(times["python -c 'import sqlite3'"])
     table = Table(title=f"start-up, median of {runs} runs")
     for col in ("command", "median ms", "x bare python"):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -108,6 +109,7 @@ class Memory:
         self.context_notice: str | None = None      # set by load_context when pins did not fit
         self._embedder_choice = embedder
         self._model: "Embedder | None" = None
+        self._model_lock = threading.Lock()
         self._index = None
         self._vectors: OrderedDict[str, object] = OrderedDict()   # text -> vector, the newest few
         self._word_counts: R.WordCounts | None = None    # how many messages hold a word, for BM25 (first recall)
@@ -557,8 +559,9 @@ class Memory:
         return names
 
     def prepare(self) -> str:
-        """Load the sentence model now, so the first turn that recalls does not wait for it;
-        returns the recall mode ("words+meaning" or "words")."""
+        """Load the sentence model now, so the first turn that recalls does not wait for it (another thread
+        may call it while this one goes on: a recall meanwhile waits for the one load); returns the recall
+        mode ("words+meaning" or "words")."""
         return self.recall_mode
 
     @property
@@ -635,6 +638,10 @@ class Memory:
             return self._index.fill_neighbours(self.db, user, everything, progress)
 
     def _load_model(self) -> "Embedder | None":
+        with self._model_lock:        # `prepare` may be loading it in another thread: one load, then shared
+            return self._load_model_once()
+
+    def _load_model_once(self) -> "Embedder | None":
         if self._model is None and self._embedder_choice is not None:
             from .vectors import VectorIndex
             if self._embedder_choice == "auto":

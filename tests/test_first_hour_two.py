@@ -191,7 +191,8 @@ def test_ctrl_c_during_a_reply_stops_it_and_the_chat_goes_on():
         proc.stdin.write("tell me a very long story\n")
         proc.stdin.flush()
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not any(path == "/api/chat" for path, _ in stub.requests):
+        while time.monotonic() < deadline and not any(path == "/api/chat" and "very long story" in json.dumps(body)
+                                                      for path, body in stub.requests):
             time.sleep(0.05)
         time.sleep(1.0)                       # she is a few words in
         proc.send_signal(signal.SIGINT)

@@ -111,3 +111,46 @@ def test_clear_asks_without_the_chat_prompt_and_takes_the_history_with_it(isolat
     assert term.close() == 0
     [history] = history_files(isolated_home)          # made anew for "/quit", private again
     assert "Leeds" not in history.read_text() and stat.S_IMODE(history.stat().st_mode) == 0o600
+
+
+def test_empty_states_say_so():
+    chatted = glados("chat", "--user", "newcomer", input="/history\n/sessions\n",
+                     env={"OLLAMA_HOST": "http://127.0.0.1:9"})
+    assert "nothing said in this session yet" in chatted.stdout and "no sessions yet" in chatted.stdout
+    assert "no summaries for 'ada' yet" in glados("memory", "summaries", "--user", "ada").stdout
+    glados("memory", "observe", "--user", "ada", "I live in Leeds")
+    indexed = glados("memory", "index", "--user", "ada")
+    assert indexed.stdout.startswith("indexed") or "recall by meaning" in indexed.stderr
+    listed = glados("memory", "list", "--user", "ada", "--origin", "model").stdout
+    assert "no fact about 'ada' came from the model (1 fact in all" in listed
+
+
+def test_recall_shows_local_times_with_their_offset_like_list():
+    glados("memory", "observe", "--user", "ada", "I live in Leeds")
+    tokyo = {"TZ": "Asia/Tokyo"}
+    recalled = glados("memory", "recall", "--user", "ada", "Leeds", env=tokyo).stdout
+    listed = glados("memory", "list", "--user", "ada", env=tokyo).stdout
+    assert "+09:00" in recalled and "+09:00" in listed
+
+
+def test_observe_context_and_summaries_speak_json():
+    observed = json.loads(glados("memory", "observe", "--user", "ada", "--json", "I live in Leeds").stdout)
+    assert [(c["kind"], c["key"], c["value"]) for c in observed] == [("added", "location", "Leeds")]
+    assert "Leeds" in json.loads(glados("memory", "context", "--user", "ada", "--json").stdout)["context"]
+    assert json.loads(glados("memory", "summaries", "--user", "ada", "--json").stdout) == []
+
+
+def test_recall_refuses_a_count_that_is_not_positive():
+    for k in ("0", "-3"):
+        done = glados("memory", "recall", "--user", "ada", "Leeds", "-k", k)
+        assert done.returncode == 2 and "give 1 or more" in done.stderr and "relates" not in done.stdout
+
+
+def test_the_readme_commands_work_as_written_after_the_quick_start():
+    readme = (ROOT / "README.md").read_text()
+    path_line = re.search(r'`(export PATH="\$PWD/\.venv/bin:\$PATH")`', readme)[1]
+    done = subprocess.run(["bash", "-c", f"{path_line} && glados memory list --user ada && glados --version"],
+                          cwd=ROOT, capture_output=True, text=True, env=dict(os.environ), timeout=60)
+    assert done.returncode == 0 and "glados" in done.stdout, done.stderr
+    chat_list = readme[readme.index("Inside the chat:"):][:400]
+    assert "/memory pin" in chat_list and "unpin" in chat_list

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import threading
 from typing import Callable, TextIO
 
 from rich.console import Console
@@ -19,7 +20,7 @@ from ..turn.events import BrainEvent
 from .lineedit import Reader, reader
 from .show import event_line
 from .memory_commands import (CLEAR_QUESTION, LEGEND, cleared, describe, fact_rows, index_backlog, pin_lines,
-                              recall_line)
+                              recall_line, when)
 from .out import Out, rich_table
 
 HELP = """commands:
@@ -187,12 +188,18 @@ class ChatUI:
             if not found:
                 self.say("nothing in your memory relates to that")
         elif cmd == "sessions":
-            for row in memory.sessions(user):
+            rows = memory.sessions(user)
+            for row in rows:
                 mark = " (this one)" if row.session == self.brain.session else ""
-                self.say(f"{row.session}  {row.started[:16]}  {row.messages} messages{mark}")
+                self.say(f"{row.session}  {when(row.started)}  {row.messages} messages{mark}")
+            if not rows:
+                self.say("no sessions yet: what you say starts one")
         elif cmd == "history":
-            for row in memory.messages(user, self.brain.session) if self.brain.session else []:
+            rows = memory.messages(user, self.brain.session) if self.brain.session else []
+            for row in rows:
                 self.say(f"{row.role}: {row.text}" + (" [interrupted]" if row.interrupted else ""))
+            if not rows:
+                self.say("nothing said in this session yet")
         else:
             self.say(f"unknown command {line!r}; /help lists them")
         return None
@@ -219,11 +226,21 @@ def run(args: argparse.Namespace, config: Config, user: str, out: Out,
     interactive = stdin.isatty()
     if hasattr(stdin, "reconfigure"):       # bytes that are not UTF-8 arrive as surrogates, refused per line
         stdin.reconfigure(errors="surrogateescape")
+    lines = reader(stdin, console, user)    # first: a terminal's line editor loads while the memory opens
     with memory_factory() as memory:
         index_backlog(memory, user, out)
-        if config.recall.meaning:
-            memory.prepare()      # the sentence model loads here, before the first turn, not inside it
+        # The fact rules (about 0.3 s of compiling) and the sentence model load while the first line is typed,
+        # not before the prompt and not inside the first turn (which waits for them only if typed faster).
+        warm = threading.Thread(target=_warm, args=(memory, config.recall.meaning), name="warm-up", daemon=True)
+        lines.then(warm.start)
         brain = build_brain(memory, config, user)
-        ui = ChatUI(brain, console, reader(stdin, console, user), interactive)
+        ui = ChatUI(brain, console, lines, interactive)
         brain.on_event = ui.event
         return ui.run()
+
+
+def _warm(memory: Memory, meaning: bool) -> None:
+    import importlib
+    importlib.import_module("memory.parsing")
+    if meaning:
+        memory.prepare()

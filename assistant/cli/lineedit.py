@@ -8,7 +8,7 @@ The history is the user's own words, kept like the memory: one private file per 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Callable, Protocol, TextIO
 
 from rich.console import Console
 
@@ -22,8 +22,24 @@ class Reader(Protocol):
         """The next line (a paste of several lines is one), None at the end of input; Ctrl-C raises
         KeyboardInterrupt. `question`: an answer to a question ("Type YES"), kept out of the history."""
 
+    def then(self, work: Callable[[], None]) -> None:
+        """Run `work` once the first prompt is on the screen (what can wait until the user types)."""
 
-class PipedLines:
+
+class _Then:
+    """`then`, for both readers: the work runs at the first prompt, once."""
+    waiting: Callable[[], None] | None = None
+
+    def then(self, work: Callable[[], None]) -> None:
+        self.waiting = work
+
+    def _shown(self) -> None:
+        work, self.waiting = self.waiting, None
+        if work is not None:
+            work()
+
+
+class PipedLines(_Then):
     """Lines from a pipe or a file: nothing is echoed but a question, so a script's output stays clean
     (`prompts`: the prompt too, for a terminal whose output goes elsewhere)."""
 
@@ -33,37 +49,58 @@ class PipedLines:
     def read(self, prompt: str = PROMPT, question: bool = False) -> str | None:
         if question or self.prompts:
             self.console.print(prompt, end="", markup=False, highlight=False, style=None if question else "bold cyan")
+        self._shown()
         line = self.stream.readline()
         return line.rstrip("\n") if line else None
 
 
-class Editor:
-    """A terminal's line editor with the user's history, as `ollama run`, `sqlite3` and `ipython` give."""
+class Editor(_Then):
+    """A terminal's line editor with the user's history, as `ollama run`, `sqlite3` and `ipython` give.
+    prompt_toolkit (about 0.1 s to import) loads in the background from the start, while the chat opens the
+    memory and the model, so the first prompt comes no later than a plain one would."""
 
     def __init__(self, user: str):
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        import threading
+        self.user = user
+        self.sessions: tuple | None = None
+        self._loading = threading.Thread(target=_load, name="prompt_toolkit", daemon=True)
+        self._loading.start()
 
-        class PrivateHistory(FileHistory):
-            """Appended to a file made private first (after `memory clear` deleted it, it is made anew)."""
+    def _made(self) -> tuple:
+        if self.sessions is None:
+            self._loading.join()
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.history import FileHistory, InMemoryHistory
 
-            def store_string(self, string: str) -> None:
-                logs.private_file(Path(self.filename))
-                super().store_string(string)
-        try:
-            history = PrivateHistory(str(logs.private_file(logs.history_file(user))))
-        except OSError:        # a state folder that cannot be written: history for this session only
-            history = InMemoryHistory()
-        self.session: PromptSession = PromptSession(history=history, enable_history_search=False)
-        self.asking: PromptSession = PromptSession()      # answers to questions stay out of the history
+            class PrivateHistory(FileHistory):
+                """Appended to a file made private first (after `memory clear` deleted it, it is made anew)."""
+
+                def store_string(self, string: str) -> None:
+                    logs.private_file(Path(self.filename))
+                    super().store_string(string)
+            try:
+                history = PrivateHistory(str(logs.private_file(logs.history_file(self.user))))
+            except OSError:        # a state folder that cannot be written: history for this session only
+                history = InMemoryHistory()
+            # answers to questions ("Type YES") have a session of their own, outside the history
+            self.sessions = (PromptSession(history=history), PromptSession())
+        return self.sessions
 
     def read(self, prompt: str = PROMPT, question: bool = False) -> str | None:
         from prompt_toolkit.formatted_text import FormattedText
-        shown = FormattedText([("bold ansicyan", prompt)]) if not question else prompt
+        chat, asking = self._made()
         try:
-            return (self.asking if question else self.session).prompt(shown)
+            if question:
+                return asking.prompt(prompt)
+            return chat.prompt(FormattedText([("bold ansicyan", prompt)]), pre_run=self._shown)
         except EOFError:
             return None
+
+
+def _load() -> None:
+    """prompt_toolkit imported, so the first prompt finds it loaded."""
+    import importlib
+    importlib.import_module("prompt_toolkit.shortcuts")
 
 
 def reader(stream: TextIO, console: Console, user: str) -> Reader:

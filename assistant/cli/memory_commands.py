@@ -35,17 +35,19 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     o = msub.add_parser("observe", parents=[common], help="store one utterance and mine facts from it")
     o.add_argument("text", nargs="+", help="the words; - reads them from standard input (for long text)")
     o.add_argument("--session", help="session id to log the message under")
+    o.add_argument("--json", action="store_true", help="the changes as a JSON array")
     ls = msub.add_parser("list", parents=[common], help="current facts")
     ls.add_argument("--json", action="store_true", help="JSON array of fact objects")
     ls.add_argument("--all", action="store_true", help="include superseded and retracted history")
     ls.add_argument("--at", metavar="ISO_TIME", help="what was believed at that time")
     ls.add_argument("--origin", choices=("user", "model"),
                     help="only facts read by the rules from your words (user) or proposed by the model (model)")
-    msub.add_parser("context", parents=[common], help="the block injected into the system prompt")
+    ctx = msub.add_parser("context", parents=[common], help="the block injected into the system prompt")
+    ctx.add_argument("--json", action="store_true", help='{"context": ..., "notice": ...}')
     r = msub.add_parser("recall", parents=[common], help="earlier messages and notes matching TEXT")
     r.add_argument("text", nargs="+")
     r.add_argument("--json", action="store_true")
-    r.add_argument("-k", type=int, default=5, help="how many results (default 5)")
+    r.add_argument("-k", type=positive, default=5, help="how many results (default 5)")
     r.add_argument("--at", metavar="ISO_TIME", help="recall as of that time: later messages do not exist for it, "
                                                    "and \"two weeks ago\" counts back from it")
     msub.add_parser("index", parents=[common], help="give every message its vector for recall by meaning (after an import)")
@@ -56,7 +58,8 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     f.add_argument("--yes", action="store_true", help="do not ask before deleting several pinned facts at once")
     c = msub.add_parser("clear", parents=[common], help="delete everything about the user")
     c.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    msub.add_parser("summaries", parents=[common], help="session summaries, oldest first")
+    sm = msub.add_parser("summaries", parents=[common], help="session summaries, oldest first")
+    sm.add_argument("--json", action="store_true", help="JSON array of summary objects")
     e = msub.add_parser("export", parents=[common], help="everything about the user as JSON")
     e.add_argument("--output", "-o", type=Path, help="write to a file instead of standard output")
     i = msub.add_parser("import", parents=[common], help="add the contents of an export file")
@@ -71,6 +74,17 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
         msub.add_parser(name, parents=[common], help=what).add_argument("target", metavar="ID_PREFIX_OR_KEY")
 
 
+def positive(text: str) -> int:
+    """An argument that counts things: 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} results is nothing to show; give 1 or more")
+    return value
+
+
 def describe(change: FactChange) -> str:
     symbol = SYMBOLS.get(change.kind, "?")
     if change.kind == "superseded":
@@ -83,7 +97,7 @@ def _index(memory: Memory, user: str, out: Out) -> int:
         raise UsageError(memory.recall_notice or "recall by meaning is off (recall.meaning: false)")
     done = index_backlog(memory, user, out, note=False)
     from rich.progress import Progress
-    with Progress(console=out.rich, transient=True) as bar:
+    with Progress(console=out.rich, transient=True, disable=not out.rich.is_terminal) as bar:  # piped: no blank line
         task = bar.add_task("working out which messages sound like many others", total=None)
         filled, _left = memory.fill_crowding(user, everything=True,
                                              progress=lambda n, total: bar.update(task, completed=n, total=total))
@@ -143,7 +157,7 @@ def recall_line(r: Recalled) -> str:
     where = f"session {r.session}" if r.session else "note"
     from memory import describe_changes     # what changed since: loaded by the commands that show it
     changed = f" {describe_changes(r.since)}" if r.since else ""
-    line = f"[{r.created_at[:16]} {where}] {r.role}: {_shown(r.text, r.excerpt(RECALL_SHOWN))}{changed}"
+    line = f"[{when(r.created_at)} {where}] {r.role}: {_shown(r.text, r.excerpt(RECALL_SHOWN))}{changed}"
     return line + (f"\n    her reply: {_shown(r.reply)}" if r.reply else "")
 
 
@@ -198,7 +212,7 @@ def _why(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower()
 
 
-def _when(stamp: str | None) -> str:
+def when(stamp: str | None) -> str:
     """A stored UTC time as local time with its offset, to the second: what --at accepts back."""
     if not stamp:
         return ""
@@ -213,9 +227,9 @@ def fact_rows(facts: list[Fact], history: bool = False,
     columns = ("id", "key", "value", "since", "from") + (("until", "why") if history else ())
     rows = []
     for f in facts:
-        row = [f.id[:8], f.key + (" *" if f.pinned else ""), printable(f.value), _when(f.valid_from), origin_label(f)]
+        row = [f.id[:8], f.key + (" *" if f.pinned else ""), printable(f.value), when(f.valid_from), origin_label(f)]
         if history:
-            row += [_when(f.valid_to), f.ended_by or ("expired" if f.id in expired else "")]
+            row += [when(f.valid_to), f.ended_by or ("expired" if f.id in expired else "")]
         rows.append(row)
     return columns, rows
 
@@ -265,6 +279,10 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
         if not text.strip():
             raise UsageError("nothing to observe: give the words the user said, e.g. glados memory observe \"I live in Leeds\"")
         obs = memory.observe(user, text, session=args.session)
+        if args.json:
+            import json
+            print(json.dumps([asdict(c) for c in obs.changes], ensure_ascii=False, indent=2))
+            return 0
         for change in obs.changes:
             out.line(describe(change))
         if not obs.changes:
@@ -282,8 +300,14 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
     elif cmd == "context":
         m = config.memory
         block = memory.load_context(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
+        if args.json:
+            import json
+            print(json.dumps({"context": block, "notice": memory.context_notice}, ensure_ascii=False, indent=2))
+            return 0
         if block:
             print(block)
+        else:
+            out.line(f"nothing known about {user!r} yet: the block is empty", "dim")
         if memory.context_notice:
             print(f"glados: note: {memory.context_notice}", file=sys.stderr)
     elif cmd == "recall":
@@ -308,9 +332,16 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
         return _clear(args, memory, user, out)
     elif cmd == "summaries":
         from memory import describe_changes
-        for row in memory.summaries(user):
+        rows = memory.summaries(user)
+        if args.json:
+            import json
+            print(json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=2))
+            return 0
+        for row in rows:
             changed = f" {describe_changes(row.since)}" if row.since else ""
-            out.line(f"[{row.created_at[:16]} session {row.session}] {printable(row.text)}{changed}")
+            out.line(f"[{when(row.created_at)} session {row.session}] {printable(row.text)}{changed}")
+        if not rows:
+            out.line(f"no summaries for {user!r} yet: one is written when a chat or voice session ends")
     elif cmd == "export":
         import json
         text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
@@ -365,11 +396,16 @@ def pin_lines(memory: Memory, user: str, target: str, on: bool) -> list[str]:
 
 def _list(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int:
     facts = memory.facts(user, at=parse_time(args.at) if args.at else None, history=args.all)
+    every = len(facts)
     if args.origin:
         facts = [f for f in facts if f.origin == args.origin]
     if args.json:
         import json
         print(json.dumps([f.to_json() for f in facts], ensure_ascii=False, indent=2))
+        return 0
+    if not facts and every:
+        source = "the model" if args.origin == "model" else "your own words"
+        out.line(f"no fact about {user!r} came from {source} ({plural(every, 'fact')} in all; leave out --origin)")
         return 0
     if not facts:
         out.line(f"nothing remembered about {user!r}")

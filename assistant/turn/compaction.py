@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from memory import Message, estimate_tokens, ungrounded
+from memory import Message, estimate_tokens
 
 from ..llm import LLM, LLMError
 from .prompt import request_tokens
@@ -113,6 +113,7 @@ class ModelNote:
 def grounded(line: str, said: str, free: frozenset[str] | set[str] = FRAMING) -> bool:
     """A line is the user's: every name and number in it was said, and all but a third of its other words
     (`free` words, the line's framing, need not be)."""
+    from memory import ungrounded          # consolidation's grounding loads the rules: only when a note is checked
     missing = [w for w in ungrounded(line, said) if w not in free]
     names = [w.strip(".,!?;:'\"").casefold() for w in line.split()[1:] if w[:1].isupper() or any(c.isdigit() for c in w)]
     if any(n in missing for n in names):
