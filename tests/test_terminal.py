@@ -154,3 +154,14 @@ def test_the_readme_commands_work_as_written_after_the_quick_start():
     assert done.returncode == 0 and "glados" in done.stdout, done.stderr
     chat_list = readme[readme.index("Inside the chat:"):][:400]
     assert "/memory pin" in chat_list and "unpin" in chat_list
+
+
+def test_forgetting_takes_the_words_out_of_the_chat_history_too(isolated_home):
+    term = Terminal("--user", "ada")
+    term.wait_for("you>")
+    term.turn("remember that my bike lock code is 7788\r")
+    assert term.close() == 0
+    [history] = history_files(isolated_home)
+    assert "7788" in history.read_text()
+    assert glados("memory", "forget", "--user", "ada", "bike lock code").returncode == 0
+    assert "7788" not in history.read_text() and stat.S_IMODE(history.stat().st_mode) == 0o600
