@@ -57,6 +57,7 @@ DIALOGUES: tuple[Dialogue, ...] = (
     d("correction", ["I live in Bath", "my favourite food is pizza", "I like hiking", "no wait, I meant Bristol"],
       {"location": "Bristol", "favorite_food": "pizza", "likes": "hiking"}),
     d("correction", ["I like hiking", "no wait, I meant swimming"], {"likes": "swimming"}),
+    d("correction", ["I live in Bath", "what's the time?", "oh sorry, Bristol"], {"location": "Bristol"}),
     d("correction", ["My name is Ana", "I work at Siemens", "I live in Munich", "sorry, I meant Berlin"],
       {"name": "Ana", "employer": "Siemens", "location": "Berlin"}),
     d("correction", ["I'm a nurse", "I'm allergic to penicillin", "oops, I meant a doctor"],
@@ -110,6 +111,7 @@ DIALOGUES: tuple[Dialogue, ...] = (
     # ---- retractions ------------------------------------------------------------------------------
     d("retraction", ["I'm vegetarian", "I'm not vegetarian anymore"], {}),
     d("retraction", ["I live in Paris", "I don't live in Paris anymore"], {}),
+    d("retraction", ["I'm allergic to peanuts", "actually I'm not allergic to peanuts"], {}),
     d("retraction", ["I'm allergic to cats", "I'm allergic to peanuts", "I'm not allergic to cats anymore"],
       {"allergy": "peanuts"}),
     d("retraction", ["I work at Google", "I no longer work at Google"], {}, held=True),
@@ -122,6 +124,8 @@ DIALOGUES: tuple[Dialogue, ...] = (
     d("talk", ["basically I work at Airbus"], {"employer": "Airbus"}),
     d("talk", ["I'm allergic to mornings lol"], {}),
     d("talk", ["I'm a nurse haha"], {"job": "nurse"}),
+    d("talk", ["my name is Jo :)"], {"name": "Jo"}),
+    d("talk", ["*I live in Leeds*"], {"location": "Leeds"}),
     d("talk", ["tbh I live in Leeds"], {"location": "Leeds"}, held=True),
     d("talk", ["I'm allergic to peanuts 🥜"], {"allergy": "peanuts"}, held=True),
 

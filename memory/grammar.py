@@ -249,10 +249,11 @@ def question(sentence: str) -> Command | None:
 OOPS = r"(?:no|nope|sorry|oops|whoops|wait|hang on|hold on|my bad|correction|actually|i'm sorry|im sorry|er|um|uh)"
 MEANT = r"(?:i meant(?: to say)?|i mean|i said|what i meant (?:was|is)|it'?s|it is|make that|that should be|should be|not)"
 CORRECTION = re.compile(
-    rf"^(?P<oops>(?:{OOPS}[\s,!.:;-]+)*)(?P<meant>{MEANT})\s+(?P<new>.+?)(?:,?\s+not\s+(?P<old>[^,.!?]+))?[\s.!]*$"
-    rf"|^(?:{OOPS}[\s,!.:;-]+)+(?P<new2>[^,.!?]+?),?\s+not\s+(?P<old2>[^,.!?]+?)[\s.!]*$"
+    rf"^(?:(?:oh|ah)[\s,]+(?={OOPS}))?(?P<oops>(?:{OOPS}[\s,!.:;-]+)*)(?P<meant>{MEANT})\s+(?P<new>.+?)(?:,?\s+not\s+(?P<old>[^,.!?]+))?[\s.!]*$"
+    rf"|^(?:(?:oh|ah)[\s,]+(?={OOPS}))?(?:{OOPS}[\s,!.:;-]+)+(?P<new2>[^,.!?]+?),?\s+not\s+(?P<old2>[^,.!?]+?)[\s.!]*$"
     rf"|^(?P<new3>[\w' -]{{2,40}}?),\s*not\s+(?P<old3>[\w' -]{{2,40}}?)[\s.!]*$"
-    rf"|^(?:{OOPS}[\s,!.:;—–-]+)*{OOPS}\s*[,!.:;—–-]\s*(?P<new4>[^,.!?]{{1,40}}?)[\s.!]*$", F)
+    rf"|^(?:(?:oh|ah)[\s,]+(?={OOPS}))?(?:{OOPS}[\s,!.:;—–-]+)*{OOPS}\s*[,!.:;—–-]\s*(?P<new4>[^,.!?]{{1,40}}?)[\s.!]*$", F)
+OOPS_LEAD = re.compile(rf"^(?:(?:oh|ah)[\s,]+)?(?:{OOPS}[\s,!.:;—–-]+)*", F)
 CORRECTION_WORDS = ("mean", "said", "not ", "it's", "its ", "it is", "should be", "make that", ",", "-", ":", ";",
                     "!", ".", "—", "–")
 # Said after "no, I mean ...", these are not a value: "I mean, the weather is nice".
@@ -272,6 +273,8 @@ def correction(sentence: str) -> list[Change] | None:
     m = match_start(CORRECTION, sentence)
     if not m:
         return None
+    if mine_statements(OOPS_LEAD.sub("", sentence)):
+        return None     # "actually I'm not allergic to peanuts": a statement after the "oops", read as one
     meant = (m["meant"] or "").lower()
     if meant == "not":
         # "no, not Bath, Bristol" / "not Bath, I meant Bristol"

@@ -364,7 +364,9 @@ HAS_LETTER = re.compile(r"\p{L}")
 
 # Not content: emoji ("I live in Zürich 🇨🇭"), and laughter ("I'm a software engineer, lol"; the rules take it
 # out, and read what was said laughing as a joke when its value is not of its key's kind).
-EMOJI = re.compile(r"[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0F\u200D\u20E3]+")
+EMOJI = re.compile(r"[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0F\u200D\u20E3]+"
+                   # a smiley typed (":)", ":-D", "<3"; not ";)", a wink, which says joke) and *emphasis* marks
+                   r"|(?<!\S)(?::-?[)(\]\[DPpOo3/|]+|<3+|\^_*\^)(?!\S)|(?<!\w)[*_~]+(?=\w)|(?<=\w)[*_~]+(?!\w)")
 LAUGHTER = re.compile(r"(?:[\s,]*\b(?:lol+|lmao+|rofl|ha(?:ha)+h?|he(?:he)+|xd)\b)+(?=[\s,.!?]|$)", F)
 
 
