@@ -236,7 +236,13 @@ def _version() -> str:
 def _run_stdio(server) -> None:
     """Until the client closes stdin. A reply still on its way when it does (the SDK writes it to a closed
     stream) is the client leaving, not an error."""
+    import sys
+
     import anyio
+    if sys.version_info < (3, 11):
+        from exceptiongroup import BaseExceptionGroup      # anyio's backport, installed with it on 3.10
+    else:
+        from builtins import BaseExceptionGroup
     try:
         server.run("stdio")
     except BaseExceptionGroup as group:
