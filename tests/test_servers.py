@@ -195,3 +195,26 @@ def test_a_voice_run_with_no_microphone_writes_nothing_outside_glados_folders(tm
     outside = [str(p.relative_to(isolated_home)) for p in isolated_home.rglob("*")
                if p.is_file() and "glados" not in p.relative_to(isolated_home).parts]
     assert outside == [] and set(glob.glob("/tmp/pulse-*")) == before
+
+
+def test_sigterm_ends_the_stdio_memory_server_though_its_client_keeps_stdin_open(tmp_path):
+    db = tmp_path / "m.db"
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "memory", "mcp", "--user", "chell", "--db", str(db)],
+                            cwd=ROOT, env=dict(os.environ), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                     "params": {"name": "remember", "arguments": {"text": "I live in Leeds and I keep bees"}}}):
+        proc.stdin.write(json.dumps(message) + "\n")
+        proc.stdin.flush()
+    try:
+        deadline = time.monotonic() + 60
+        while '"id":2' not in (line := proc.stdout.readline()).replace(" ", "") and time.monotonic() < deadline:
+            pass                                                   # the remember call answered
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0                          # stdin still open: no reader holds it
+    finally:
+        proc.kill()
+    assert "Leeds" in summaries("chell", db) and "Traceback" not in proc.stderr.read()

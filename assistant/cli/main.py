@@ -140,8 +140,9 @@ def end(code: int, long_running: bool) -> NoReturn:
     """A short command ends without Python's teardown of every module it loaded (as mypy's hard_exit does):
     its output is flushed and its log closed first, and its memory file was closed by the command. That
     teardown is about 9 ms of `glados memory list`'s 75. The voice loop, the chat and the servers end the
-    usual way: their audio streams, model sessions and threads close themselves."""
-    if long_running:
+    usual way: their audio streams, model sessions and threads close themselves (a server stopped by a signal
+    ends as a short command: its sessions are saved, and a reader left waiting on stdin must not hold it)."""
+    if long_running and not _signalled():
         sys.exit(code)
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -150,6 +151,12 @@ def end(code: int, long_running: bool) -> NoReturn:
             pass
     logging.shutdown()
     os._exit(code)
+
+
+def _signalled() -> bool:
+    """A server stopped by SIGTERM or SIGINT has ended its sessions and closed its memory; it exits at once."""
+    stop = sys.modules.get("assistant.serve.stop")      # loaded only by the servers
+    return stop is not None and stop.signalled()
 
 
 def long_running(args: argparse.Namespace) -> bool:

@@ -19,8 +19,18 @@ class Stopped(Exception):
     """The server was told to stop (a signal's number in args)."""
 
 
+_RECEIVED: list[int] = []
+
+
 def _stop(signum: int, frame) -> None:
+    _RECEIVED.append(signum)
     raise Stopped(signum)
+
+
+def signalled() -> bool:
+    """Whether a server of this process was stopped by a signal: then a thread the server left blocked (the
+    stdio transport's reader, waiting on an stdin nobody closed) must not keep the process from exiting."""
+    return bool(_RECEIVED)
 
 
 @contextlib.contextmanager
