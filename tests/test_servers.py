@@ -211,8 +211,8 @@ def test_sigterm_ends_the_stdio_memory_server_though_its_client_keeps_stdin_open
         proc.stdin.flush()
     try:
         deadline = time.monotonic() + 60
-        while '"id":2' not in (line := proc.stdout.readline()).replace(" ", "") and time.monotonic() < deadline:
-            pass                                                   # the remember call answered
+        while '"id":2' not in proc.stdout.readline().replace(" ", "") and time.monotonic() < deadline:
+            pass                                                   # until the remember call is answered
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0                          # stdin still open: no reader holds it
     finally:
