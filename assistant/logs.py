@@ -84,7 +84,10 @@ def scrub(erased: "Erased") -> None:
     runs after every erasure all the same, since nobody can tell from here whether an earlier run had it on."""
     history = history_file(erased.user)
     if erased.whole:
-        history.unlink(missing_ok=True)
+        try:
+            history.unlink(missing_ok=True)
+        except OSError as exc:
+            logging.getLogger("glados").warning("could not delete the chat history: %s", exc)
     for path in [*log_files(), *([history] if history.exists() else [])]:
         try:
             with open(path, "r+", encoding="utf-8", errors="surrogateescape") as f:
