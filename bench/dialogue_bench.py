@@ -77,19 +77,11 @@ def main() -> None:
     from rich.table import Table
 
     from bench.dialogue_set import DIALOGUES
-    trees = {"this tree": ROOT}
-    base = None
-    if args.baseline:
-        base = Path(tempfile.mkdtemp(prefix="glados-baseline-"))
-        subprocess.run(["git", "worktree", "add", "--detach", str(base), args.baseline], cwd=ROOT, check=True,
-                       capture_output=True)
-        trees[args.baseline] = base
+    from bench.worktree import checked_out
     console = Console()
-    try:
+    with checked_out(args.baseline) as base:
+        trees = {"this tree": ROOT, **({args.baseline: base} if base else {})}
         results = {name: run(tree, DIALOGUES) for name, tree in trees.items()}
-    finally:
-        if base is not None:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
     table = Table(title=f"{len(DIALOGUES)} dialogues (bench/dialogue_set.py)")
     table.add_column("part")
     for name in results:

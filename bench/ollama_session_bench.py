@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from bench.worktree import checked_out  # noqa: E402
 from tests.ollama_stub import StubOllama  # noqa: E402
 
 JAPANESE = ("今日は駅の近くの小さな喫茶店で友達と会って、来月の京都旅行の計画を立てました。新幹線の切符はもう予約してあって、"
@@ -105,15 +106,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", help="a commit to run the same sessions on (a temporary git worktree)")
     args = parser.parse_args()
-    trees = {"this tree": ROOT}
-    base = None
-    if args.baseline:
-        base = Path(tempfile.mkdtemp(prefix="glados-baseline-"))
-        subprocess.run(["git", "worktree", "add", "--detach", str(base), args.baseline], cwd=ROOT, check=True,
-                       capture_output=True)
-        trees[args.baseline] = base
     console = Console()
-    try:
+    with checked_out(args.baseline) as base:
+        trees = {"this tree": ROOT, **({args.baseline: base} if base else {})}
         for scenario in SCENARIOS:
             results = {name: run(tree, scenario) for name, tree in trees.items()}
             table = Table(title=f"{scenario.name} ({scenario.model})")
@@ -131,9 +126,6 @@ def main() -> None:
             for label, show in rows:
                 table.add_row(label, *(show(r) for r in results.values()))
             console.print(table)
-    finally:
-        if base is not None:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
 
 
 if __name__ == "__main__":

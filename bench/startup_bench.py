@@ -27,6 +27,9 @@ from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.worktree import checked_out  # noqa: E402
 
 
 def timed(cmd: list[str], env: dict, fresh: bool = False, terminal: bool = False) -> float:
@@ -74,17 +77,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--baseline", help="a commit to time the chat's first prompt on too (a temporary git worktree)")
     args = parser.parse_args()
-    runs = args.runs
-    base_tree = None
-    if args.baseline:
-        base_tree = Path(tempfile.mkdtemp(prefix="glados-baseline-"))
-        subprocess.run(["git", "worktree", "add", "--detach", str(base_tree), args.baseline], cwd=ROOT, check=True,
-                       capture_output=True)
-    try:
-        return _measure(runs, base_tree, args.baseline)
-    finally:
-        if base_tree is not None:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT, capture_output=True)
+    with checked_out(args.baseline) as base_tree:
+        return _measure(args.runs, base_tree, args.baseline)
 
 
 def _measure(runs: int, base_tree: Path | None, baseline: str | None) -> int:
