@@ -12,15 +12,18 @@ from memory import Memory
 from tests.fakes import ScriptedLLM
 
 
-def run(tmp_path, compact_tokens: int) -> list[dict]:
+PLAN = ["I'm meeting Sarah at the station at 5pm on Friday.", "ok", "thanks"]
+
+
+def run(tmp_path, compact_tokens: int, start: list[str] = PLAN) -> list[dict]:
+    """The last prompt of a 20-turn session (`start`, then grey weather) with a running note of compact_tokens."""
     config = load_config(None)
     config = replace(config, session=replace(config.session, compact_tokens=compact_tokens, consolidate=False))
     llm = ScriptedLLM()
     with Memory(tmp_path / f"m{compact_tokens}.db", embedder=None) as memory:
         brain = Brain(memory, llm, config, "ada")
         brain.connect()
-        said = ["I'm meeting Sarah at the station at 5pm on Friday.", "ok", "thanks"]
-        said += [f"the weather is grey again, day {i}" for i in range(17)]
+        said = start + [f"the weather is grey again, day {i}" for i in range(17)]
         for text in said:
             llm.enqueue("Fascinating.")
             brain.turn(text)
@@ -50,8 +53,7 @@ def test_the_model_rewrites_the_note_in_its_own_words_and_only_grounded_lines_st
     with Memory(tmp_path / "m.db", embedder=None) as memory:
         brain = Brain(memory, llm, config, "ada")
         brain.connect()
-        said = ["I'm meeting Sarah at the station at 5pm on Friday.", "ok", "thanks"]
-        said += [f"the weather is grey again, day {i}" for i in range(17)]
+        said = PLAN + [f"the weather is grey again, day {i}" for i in range(17)]
         for n, text in enumerate(said, start=1):
             llm.enqueue("Fascinating.")
             brain.turn(text)

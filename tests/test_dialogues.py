@@ -3,19 +3,15 @@ and the talk around a value are not part of it, every reader marks what has chan
 names only what she had been told."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from assistant.config import load_config
-from assistant.turn.brain import Brain
 from bench.dialogue_bench import tell, verdict
 from bench.dialogue_set import DIALOGUES
 from memory import Memory
 from tests.conftest import glados
-from tests.fakes import ScriptedLLM
 from tests.ollama_stub import StubOllama
 from tests.test_chat_ollama import chat, unmarked
+from tests.test_compaction import run
 from tests.test_understanding import current, facts
 
 
@@ -82,18 +78,7 @@ def test_observe_from_standard_input_stores_the_line_without_its_end():
 
 
 def test_the_running_note_marks_what_has_changed_since(tmp_path):
-    config = load_config(None)
-    config = replace(config, session=replace(config.session, compact_tokens=150, consolidate=False))
-    llm = ScriptedLLM()
-    with Memory(tmp_path / "m.db", embedder=None) as memory:
-        brain = Brain(memory, llm, config, "ada")
-        brain.connect()
-        said = ["My name is Alex and I live in Bath.", "ok", "I moved to Bristol today."]
-        said += [f"the weather is grey again, day {i}" for i in range(17)]
-        for text in said:
-            llm.enqueue("Fascinating.")
-            brain.turn(text)
-        request = {"messages": brain.stats.last_prompt}
+    request = {"messages": run(tmp_path, 150, ["My name is Alex and I live in Bath.", "ok", "I moved to Bristol today."])}
     notes = [m["content"] for m in request["messages"] if "Earlier in this conversation" in m["content"]]
     assert notes and "I live in Bath" in notes[0]
     assert unmarked(request, "Bath") == []      # '(changed since ...: location "Bristol", not "Bath")'
