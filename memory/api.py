@@ -115,6 +115,7 @@ class Memory:
         self._word_counts: R.WordCounts | None = None    # how many messages hold a word, for BM25 (first recall)
         self._blocks: dict[tuple, _Block] = {}          # the memory block last built, per user and limits
         self._changes: dict[str, tuple[int, Changes]] = {}   # per user: what changed since, as of a block version
+        self._private: dict[str, tuple[int, tuple[str, ...]]] = {}   # per user: Memory.private, as of a block version
         self._indexed: dict[str, tuple[int, int]] = {}   # user -> (every message up to this id has a vector, rows then)
         # Told what each erasure took, after it is done (the assistant scrubs its log file with it).
         self.on_erase: "Sink | None" = None
@@ -482,12 +483,18 @@ class Memory:
         """What the user's secret notes hold (their numbers; a password's next word): every reader that hands
         stored words to a model takes these out (the memory block does; so does the assistant's prompt)."""
         from .since import PASSWORD, is_secret, secrets
+        version = self.version(user)          # read a few times a turn: again only after the facts changed
+        held = self._private.get(user)
+        if held is not None and held[0] == version:
+            return held[1]
         out: list[str] = []
         for f in F.current(self.db, user, "note"):
             if is_secret(f.key, f.value):
                 out += secrets(f.key, f.value)
                 out += [m.group(1) for m in re.finditer(rf"{PASSWORD.pattern}\s+(?:is\s+)?(\S+)", f.value, re.I)]
-        return tuple(s.strip(".,!?;:'\"") for s in out if len(s.strip(".,!?;:'\"")) >= 3)
+        found = tuple(s.strip(".,!?;:'\"") for s in out if len(s.strip(".,!?;:'\"")) >= 3)
+        self._private[user] = (version, found)
+        return found
 
     def is_expired(self, fact: F.Fact) -> bool:
         """Past its kind's expiry (recall_settings.expire_days): out of recall and the block, kept in history."""
