@@ -117,15 +117,11 @@ Sink = Callable[[Erased], None]
 def erased(user: str, values: list[tuple[str, str]], sessions: tuple[str, ...] = (), whole: bool = False) -> Erased:
     """The Erased record of (key, value) pairs: each value in every way it is said back (since.sayings), a
     remembered sentence's numbers, and a forgotten message's words as they were."""
-    from .since import pattern, secrets
+    from .since import found_by, numbers_in
     found: list[re.Pattern] = []
     for key, value in values:
-        if key == "message":
-            found.append(re.compile(re.escape(value)))
-            found += [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets("note", value)]
-            continue
-        p = pattern(key, value)
-        if p is not None:
-            found.append(p)
-        found += [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets(key, value)]
+        if key == "message":         # a message's words as they were, and its numbers as a note's
+            found += [re.compile(re.escape(value)), *numbers_in("note", value)]
+        else:
+            found += found_by(key, value)
     return Erased(user, tuple(found), sessions, whole)

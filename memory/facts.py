@@ -301,9 +301,8 @@ def redact(db: sqlite3.Connection, user: str, key: str, value: str) -> None:
     """Replace the value, in every way it is said back (since.sayings) and, for a remembered sentence,
     its numbers (a code), in the user's messages, remaining fact sources and summaries. A note that
     quoted it goes; a summary loses the sentences that stated it, and goes when none is left."""
-    from .since import pattern, secrets
-    found = [p for p in (pattern(key, value),) if p is not None]
-    found += [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets(key, value)]
+    from .since import found_by, secrets
+    found = found_by(key, value)
     if not found:
         return
     # a cheap filter first: the value's longest word, or a number of it, somewhere in the text

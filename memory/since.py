@@ -55,6 +55,17 @@ def is_secret(key: str, value: str) -> bool:
                                         or bool(SECRET.search(value) and SECRET_WORDS.search(value)))
 
 
+def found_by(key: str, value: str) -> list[re.Pattern]:
+    """What finds a stored value wherever it was copied: each of its sayings, and a remembered sentence's
+    numbers on their own (forgetting redacts by these, in the database and outside it)."""
+    return [p for p in (pattern(key, value),) if p is not None] + numbers_in(key, value)
+
+
+def numbers_in(key: str, value: str) -> list[re.Pattern]:
+    """A remembered sentence's numbers (`secrets`), each as a whole word."""
+    return [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in secrets(key, value)]
+
+
 def secrets(key: str, value: str) -> list[str]:
     """The numbers of a remembered sentence (a locker code, a PIN): said back in words nobody can
     predict ("the code is 4512"), forgetting takes them out wherever they are."""
