@@ -215,9 +215,7 @@ class Memory:
             if change.key:
                 wrong = next((f for f in said if f.key == change.key), None)
             else:
-                cased = V.uses_case(source)
-                found = V.target([V.Candidate(f.key, f.value) for f in said], change.value, cased)
-                wrong = next((f for f in said if (f.key, f.value) == (found.key, found.value)), None) if found else None
+                wrong = V.target(said, change.value, V.uses_case(source))
         if wrong is None:
             return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id) \
                 if change.key else []

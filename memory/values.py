@@ -8,8 +8,7 @@ whose value was one: never the diet, never the allergy.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol, Sequence, TypeVar
 
 import regex as re
 
@@ -107,11 +106,16 @@ def uses_case(text: str) -> bool:
     return bool(CASED.search(re.sub(r"\bI\b", "", text)))
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A fact of this conversation that a bare value might correct: newest first."""
-    key: str
-    value: str
+class Held(Protocol):
+    """A stored value: a fact, for a correction."""
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
+
+
+H = TypeVar("H", bound=Held)
 
 
 def fits(key: str, old: str, new: str, cased: bool) -> bool:
@@ -121,8 +125,9 @@ def fits(key: str, old: str, new: str, cased: bool) -> bool:
     return bool(shared & kinds(old, cased=True))
 
 
-def target(candidates: list[Candidate], new: str, cased: bool) -> Candidate | None:
-    """The newest candidate the value fits, or None: then the correction is kept as words, not guessed."""
+def target(candidates: Sequence[H], new: str, cased: bool) -> H | None:
+    """The first of the candidates (the conversation's facts, newest first) the value fits, or None: then the
+    correction is kept as words, not guessed."""
     return next((c for c in candidates if fits(c.key, c.value, new, cased)), None)
 
 
