@@ -248,12 +248,13 @@ def question(sentence: str) -> Command | None:
 # --------------------------------------------------------------------------------------------
 OOPS = r"(?:no|nope|sorry|oops|whoops|wait|hang on|hold on|my bad|correction|actually|i'm sorry|im sorry|er|um|uh)"
 MEANT = r"(?:i meant(?: to say)?|i mean|i said|what i meant (?:was|is)|it'?s|it is|make that|that should be|should be|not)"
+OH = rf"(?:(?:oh|ah)[\s,]+(?={OOPS}))?"      # "oh sorry, Bristol": an "oh" only before an oops word
 CORRECTION = re.compile(
-    rf"^(?:(?:oh|ah)[\s,]+(?={OOPS}))?(?P<oops>(?:{OOPS}[\s,!.:;-]+)*)(?P<meant>{MEANT})\s+(?P<new>.+?)(?:,?\s+not\s+(?P<old>[^,.!?]+))?[\s.!]*$"
-    rf"|^(?:(?:oh|ah)[\s,]+(?={OOPS}))?(?:{OOPS}[\s,!.:;-]+)+(?P<new2>[^,.!?]+?),?\s+not\s+(?P<old2>[^,.!?]+?)[\s.!]*$"
+    rf"^{OH}(?P<oops>(?:{OOPS}[\s,!.:;-]+)*)(?P<meant>{MEANT})\s+(?P<new>.+?)(?:,?\s+not\s+(?P<old>[^,.!?]+))?[\s.!]*$"
+    rf"|^{OH}(?:{OOPS}[\s,!.:;-]+)+(?P<new2>[^,.!?]+?),?\s+not\s+(?P<old2>[^,.!?]+?)[\s.!]*$"
     rf"|^(?P<new3>[\w' -]{{2,40}}?),\s*not\s+(?P<old3>[\w' -]{{2,40}}?)[\s.!]*$"
-    rf"|^(?:(?:oh|ah)[\s,]+(?={OOPS}))?(?:{OOPS}[\s,!.:;—–-]+)*{OOPS}\s*[,!.:;—–-]\s*(?P<new4>[^,.!?]{{1,40}}?)[\s.!]*$", F)
-OOPS_LEAD = re.compile(rf"^(?:(?:oh|ah)[\s,]+)?(?:{OOPS}[\s,!.:;—–-]+)*", F)
+    rf"|^{OH}(?:{OOPS}[\s,!.:;—–-]+)*{OOPS}\s*[,!.:;—–-]\s*(?P<new4>[^,.!?]{{1,40}}?)[\s.!]*$", F)
+OOPS_LEAD = re.compile(rf"^{OH}(?:{OOPS}[\s,!.:;—–-]+)*", F)
 CORRECTION_WORDS = ("mean", "said", "not ", "it's", "its ", "it is", "should be", "make that", ",", "-", ":", ";",
                     "!", ".", "—", "–")
 # Said after "no, I mean ...", these are not a value: "I mean, the weather is nice".
