@@ -74,6 +74,12 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
         msub.add_parser(name, parents=[common], help=what).add_argument("target", metavar="ID_PREFIX_OR_KEY")
 
 
+def print_json(data) -> None:
+    """--json: the data on standard output, indented, non-ASCII as itself (json loads only for this)."""
+    import json
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
 def positive(text: str) -> int:
     """An argument that counts things: 1 or more."""
     try:
@@ -280,8 +286,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
             raise UsageError("nothing to observe: give the words the user said, e.g. glados memory observe \"I live in Leeds\"")
         obs = memory.observe(user, text, session=args.session)
         if args.json:
-            import json
-            print(json.dumps([asdict(c) for c in obs.changes], ensure_ascii=False, indent=2))
+            print_json([asdict(c) for c in obs.changes])
             return 0
         for change in obs.changes:
             out.line(describe(change))
@@ -301,8 +306,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
         m = config.memory
         block = memory.load_context(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
         if args.json:
-            import json
-            print(json.dumps({"context": block, "notice": memory.context_notice}, ensure_ascii=False, indent=2))
+            print_json({"context": block, "notice": memory.context_notice})
             return 0
         if block:
             print(block)
@@ -311,12 +315,11 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
         if memory.context_notice:
             print(f"glados: note: {memory.context_notice}", file=sys.stderr)
     elif cmd == "recall":
-        import json        # (json loads where output is JSON: `memory list` starts without it)
         index_backlog(memory, user, Out("stderr"))
         found = memory.recall(user, " ".join(args.text), k=args.k,
                               at=parse_time(args.at) if args.at else None)
         if args.json:
-            print(json.dumps([asdict(r) for r in found], ensure_ascii=False, indent=2))
+            print_json([asdict(r) for r in found])
         for r in [] if args.json else found:
             out.line(recall_line(r))
         if not found and not args.json:
@@ -334,8 +337,7 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
         from memory import describe_changes
         rows = memory.summaries(user)
         if args.json:
-            import json
-            print(json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=2))
+            print_json([asdict(r) for r in rows])
             return 0
         for row in rows:
             changed = f" {describe_changes(row.since)}" if row.since else ""
@@ -400,8 +402,7 @@ def _list(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int:
     if args.origin:
         facts = [f for f in facts if f.origin == args.origin]
     if args.json:
-        import json
-        print(json.dumps([f.to_json() for f in facts], ensure_ascii=False, indent=2))
+        print_json([f.to_json() for f in facts])
         return 0
     if not facts and every:
         source = "the model" if args.origin == "model" else "your own words"
