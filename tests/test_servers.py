@@ -12,6 +12,7 @@ import sys
 import time
 
 import anyio
+import pytest
 import ollama
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -197,22 +198,35 @@ def test_a_voice_run_with_no_microphone_writes_nothing_outside_glados_folders(tm
     assert outside == [] and set(glob.glob("/tmp/pulse-*")) == before
 
 
-def test_sigterm_ends_the_stdio_memory_server_though_its_client_keeps_stdin_open(tmp_path):
+@pytest.mark.parametrize("when", ["answered", "mid-call"])
+def test_sigterm_ends_the_stdio_memory_server_though_its_client_keeps_stdin_open(tmp_path, when):
+    """After the remember call is answered, or while it runs (the first call loads the parser: about a second):
+    the call ends first, then the session, with exit 0; the CI once caught a stop that hung mid-call."""
     db = tmp_path / "m.db"
     proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "memory", "mcp", "--user", "chell", "--db", str(db)],
                             cwd=ROOT, env=dict(os.environ), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
-    for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
-                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                    {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                     "params": {"name": "remember", "arguments": {"text": "I live in Leeds and I keep bees"}}}):
+    remember = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "remember", "arguments": {"text": "I live in Leeds and I keep bees"}}}
+
+    def send(message: dict) -> None:
         proc.stdin.write(json.dumps(message) + "\n")
         proc.stdin.flush()
-    try:
+
+    def answered(request: int) -> None:
         deadline = time.monotonic() + 60
-        while '"id":2' not in proc.stdout.readline().replace(" ", "") and time.monotonic() < deadline:
-            pass                                                   # until the remember call is answered
+        while f'"id":{request}' not in proc.stdout.readline().replace(" ", "") and time.monotonic() < deadline:
+            pass
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        answered(1)
+        send(remember)
+        if when == "answered":
+            answered(2)
+        else:
+            time.sleep(0.3)                                        # read, and the call under way
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0                          # stdin still open: no reader holds it
     finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Callable
@@ -23,7 +24,7 @@ from ..config import Config
 from ..turn.brain import Brain
 from ..turn.commands import say
 from .access import Access, Guard
-from .stop import until_stopped
+from .stop import until_signal, until_stopped
 
 PERIODS = ("session", "daily", "weekly")
 CONTEXT_URI = "memory://context"     # the memory block as a resource: GLaDOS puts it in its prompt
@@ -234,21 +235,51 @@ def _version() -> str:
 
 
 def _run_stdio(server) -> None:
-    """Until the client closes stdin. A reply still on its way when it does (the SDK writes it to a closed
-    stream) is the client leaving, not an error."""
-    import sys
-
+    """Until the client closes stdin or a signal stops the server. A reply still on its way when the client
+    leaves (the SDK writes it to a closed stream) is the client leaving, not an error."""
     import anyio
     if sys.version_info < (3, 11):
         from exceptiongroup import BaseExceptionGroup      # anyio's backport, installed with it on 3.10
     else:
         from builtins import BaseExceptionGroup
     try:
-        server.run("stdio")
+        anyio.run(_stdio, server._mcp_server)
     except BaseExceptionGroup as group:
         _, rest = group.split((anyio.ClosedResourceError, anyio.BrokenResourceError))
         if rest is not None:
             raise rest from None
+
+
+async def _stdio(lowlevel) -> None:
+    """FastMCP's run_stdio_async, with the signals taken in the loop and a stdin reader a stop may leave."""
+    import io
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+    async with anyio.create_task_group() as group:
+        await group.start(until_signal, group.cancel_scope)
+        stdin = _Lines(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        async with stdio_server(stdin=stdin) as (read, write):
+            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+        group.cancel_scope.cancel()       # the client left: the signal watcher ends too
+
+
+class _Lines:
+    """stdin's lines for the SDK's reader, each read in a worker thread that a stop abandons: anyio's own
+    file object waits for the line, and a client that keeps stdin open would hold the server forever."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def __aiter__(self) -> "_Lines":
+        return self
+
+    async def __anext__(self) -> str:
+        import anyio
+        line = await anyio.to_thread.run_sync(self.stream.readline, abandon_on_cancel=True)
+        if not line:
+            raise StopAsyncIteration
+        return line
 
 
 class _Noise(logging.Filter):
