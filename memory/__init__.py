@@ -22,11 +22,11 @@ _WHERE = {
     **dict.fromkeys(("Change", "Command", "CommandKind", "Op", "Parsed", "Target"), "intent"),
     "PROPOSAL_SCHEMA": "proposals:SCHEMA",
     **dict.fromkeys(("BadProposals", "Proposal", "Verdict", "parse_proposals"), "proposals"),
-    **dict.fromkeys(("STOPWORDS", "Recalled", "asks", "estimate_tokens"), "recall"),
+    **dict.fromkeys(("STOPWORDS", "asks"), "recall"), "estimate_tokens": "messages",
     "content_words": "recall:terms",
     "RecallSettings": "settings",
-    **dict.fromkeys(("Message", "Session", "Summary", "Voiceprint"), "records"),
-    "Changes": "since", "Since": "since", "describe_changes": "since:describe", "is_secret": "since",
+    **dict.fromkeys(("Message", "Recalled", "Session", "Summary", "Voiceprint"), "records"),
+    "Changes": "since", "Since": "records", "describe_changes": "since:describe", "is_secret": "since",
     **dict.fromkeys(("clean", "printable", "to_them", "to_you"), "text"),
     **dict.fromkeys(("CorruptDatabase", "MemoryStoreError", "NoMemoryYet", "ReadOnlyDatabase", "UnusablePath"),
                     "store"),
@@ -43,10 +43,11 @@ if TYPE_CHECKING:
     from .kinds import KINDS
     from .intent import Change, Command, CommandKind, Op, Parsed, Target
     from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
-    from .recall import STOPWORDS, Recalled, asks, estimate_tokens, terms as content_words
+    from .messages import estimate_tokens
+    from .recall import STOPWORDS, asks, terms as content_words
     from .settings import RecallSettings
-    from .records import Message, Session, Summary, Voiceprint
-    from .since import Changes, Since, describe as describe_changes, is_secret
+    from .records import Message, Recalled, Session, Since, Summary, Voiceprint
+    from .since import Changes, describe as describe_changes, is_secret
     from .text import clean, printable, to_them, to_you
     from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
     from .parsing import mine, parse

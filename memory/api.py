@@ -19,7 +19,7 @@ from .text import clean, pieces
 # command that only lists or pins facts (`glados memory list`) starts without them.
 if TYPE_CHECKING:
     from . import recall as R
-    from .records import Message, Session, Summary, Voiceprint
+    from .records import Message, Recalled, Session, Summary, Voiceprint
     from .embed import Embedder
     from .intent import Change, Parsed
     from .proposals import Proposal, Verdict
@@ -139,7 +139,7 @@ class Memory:
         storing tool: read in the third person too ("User lives in York"), and only stored, never a
         command that deletes or answers (Parsed.storing_only)."""
         from .parsing import from_third_person, parse      # the rules load on first use (see memory.__getattr__)
-        from . import recall as R
+        from . import messages as M
         from .kinds import kind_of
         if len(text) > self.max_message_chars:
             raise TooLong(f"a message is at most {self.max_message_chars:,} characters and this one has {len(text):,}; "
@@ -152,7 +152,7 @@ class Memory:
         with transaction(self.db):
             now = self.now()
             kind = kind_of(text, [c.key for c in parsed.changes if c.op in ("assert", "correct") and c.key])
-            message_id = R.log(self.db, user, session or new_session_id(), "user", text, now, kind=kind)
+            message_id = M.log(self.db, user, session or new_session_id(), "user", text, now, kind=kind)
             done: list[F.FactChange] = []
             for change in parsed.changes:
                 done += self._apply(user, change, text, message_id, now, session)
@@ -283,12 +283,12 @@ class Memory:
             interrupted: bool = False) -> int:
         """Append a message without mining it (the assistant's replies, for example); cut to
         max_message_chars (a reply that long is marked interrupted: it was not kept whole)."""
-        from . import recall as R
+        from . import messages as M
         text = clean(text)
         if len(text) > self.max_message_chars:
             text, interrupted = text[: self.max_message_chars], True
         with transaction(self.db):
-            return R.log(self.db, user, session, role, text, self.now(), tokens, interrupted)
+            return M.log(self.db, user, session, role, text, self.now(), tokens, interrupted)
 
     def set_importance(self, user: str, fact_ids: Sequence[str], importance: float,
                        source: str | None = None) -> None:
@@ -508,7 +508,7 @@ class Memory:
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
                recent_window: int = 0, candidates: int | None = None, at: datetime | None = None
-               ) -> list[R.Recalled]:
+               ) -> list[Recalled]:
         """Earlier messages and notes matching text by words and meaning, best first (see recall.recall).
         `at`: what would have been recalled then (later messages do not exist for it, and "two weeks
         ago" is read from then). Without the sentence model it matches words alone; `recall_notice`
@@ -697,15 +697,15 @@ class Memory:
 
     def sessions(self, user: str) -> list[Session]:
         """The user's sessions, oldest first."""
-        from . import recall as R
+        from . import messages as M
         from .records import Session
-        return [Session(r["session"], r["started"], r["ended"], r["messages"]) for r in R.sessions(self.db, user)]
+        return [Session(r["session"], r["started"], r["ended"], r["messages"]) for r in M.sessions(self.db, user)]
 
     def messages(self, user: str, session: str, limit: int = 1000) -> list[Message]:
         """The last `limit` messages of a session, oldest first."""
-        from . import recall as R
+        from . import messages as M
         from .records import Message
-        return [Message.of(r) for r in R.session_messages(self.db, user, session, limit)]
+        return [Message.of(r) for r in M.session_messages(self.db, user, session, limit)]
 
     # -- export / import -----------------------------------------------------------------
     # -- voiceprints (the speaker model lives in the assistant; the memory keeps the vectors) ---------
@@ -750,7 +750,7 @@ class Memory:
         summary already there (same origin: text and times) is not added again. Facts keep their
         ids unless another row has them (an import into a second user), then get new ones. A voiceprint
         comes along only when `user` has none (a voice enrolled here is not replaced by an old one)."""
-        from . import recall as R
+        from . import messages as M
         from . import voiceprints as V
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise BadImport(f"not a memory export (expected format {EXPORT_FORMAT!r})")
@@ -766,7 +766,7 @@ class Memory:
                     if same:
                         id_map[int(m["id"])] = same[0]
                         continue
-                    id_map[int(m["id"])] = R.log(self.db, user, session, m["role"], text, created,
+                    id_map[int(m["id"])] = M.log(self.db, user, session, m["role"], text, created,
                                                  int(m.get("tokens") or 0) or None, bool(m.get("interrupted")),
                                                  _kind(m.get("kind")))
                     counts["messages"] += 1
@@ -801,7 +801,7 @@ class Memory:
         return 1
 
 
-def _message_id(r: R.Recalled) -> int | None:
+def _message_id(r: Recalled) -> int | None:
     return int(r.id) if r.kind == "message" and r.id.isdigit() else None
 
 

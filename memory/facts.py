@@ -14,8 +14,9 @@ from typing import Literal
 import re   # the standard module: storage loads fast; the rules use `regex`
 from functools import cache
 
+from .messages import replies
 from .store import MemoryStoreError
-from .text import titled
+from .text import norm, titled
 
 MULTI_VALUED = {"allergy", "likes", "dislikes", "pet", "language", "medical", "note"}
 SINGLE_VALUED = {"name", "location", "hometown", "employer", "job", "diet", "birthday", "age",
@@ -99,12 +100,6 @@ def check_key(key: str) -> str:
 def is_pinned(key: str, value: str) -> bool:
     """Safety-relevant facts are always in context: allergies, diet and medical notes."""
     return key in PINNED_KEYS or (key == "note" and bool(_medical().search(value)))
-
-
-def norm(value: str) -> str:
-    """Comparison form: case-folded, spaces collapsed, a plural 's' ignored ('peanut' = 'peanuts')."""
-    value = " ".join(value.casefold().split())
-    return value[:-1] if len(value) > 3 and value.endswith("s") and not value.endswith("ss") else value
 
 
 def _row_to_fact(row: sqlite3.Row) -> Fact:
@@ -292,7 +287,6 @@ def forget(db: sqlite3.Connection, user: str, facts: list[Fact]) -> list[FactCha
 def delete_exchanges(db: sqlite3.Connection, user: str, ids: set[int]) -> None:
     """Delete the user's messages `ids` and her reply to each (the next message of its session,
     when it is hers): a reply says back what it answered, in words redaction cannot find."""
-    from .recall import replies
     answers = {reply_id for reply_id, _ in replies(db, user, ids).values()}
     db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in ids | answers])
 

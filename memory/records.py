@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Literal
+
+from .dates import say_day
 
 Role = Literal["user", "assistant"]
 
@@ -54,3 +57,50 @@ class Voiceprint:
     model: str
     created_at: str
     updated_at: str
+
+
+@dataclass(frozen=True)
+class Since:
+    """A value a stored text states that is no longer believed: what holds now (`now`, None when nothing
+    replaced it) and from when (`at`, ISO)."""
+    key: str
+    old: str
+    now: str | None
+    at: str
+
+    def say(self) -> str:
+        """'since 5 December 2026: diet "pescatarian"' or 'since 5 December 2026 no longer true: allergy "peanuts"'."""
+        day = say_day(date.fromisoformat(self.at[:10]))
+        label = self.key.replace("_", " ")
+        if self.now is not None:
+            return f'since {day}: {label} "{self.now}", not "{self.old}"'
+        return f'since {day} no longer true: {label} "{self.old}"'
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """An earlier message or note that matches a query; higher score is better."""
+    kind: str          # "message" | "note"
+    id: str
+    session: str | None
+    role: str
+    text: str
+    created_at: str
+    score: float
+    reply: str | None = None   # her answer to it (the exchange's other half), as context, never ranked alone
+    since: tuple["Since", ...] = ()   # values it (or her reply) states that are no longer believed (see since)
+    focus: str | None = None   # the sentence of it that answers the query best, when one did (see meanings)
+
+    def excerpt(self, max_chars: int) -> str:
+        """Its text on one line, at most max_chars: the start, and when the sentence that answers the query
+        lies beyond that, the sentence after an ellipsis ("That's a great list! I think I'll go with the
+        hike … I now lead a team of five engineers"), so a value said in passing reaches whoever reads it."""
+        text = " ".join(self.text.split())
+        if len(text) <= max_chars:
+            return text
+        focus = " ".join(self.focus.split()) if self.focus else ""
+        at = text.find(focus)
+        if not focus or (0 <= at and at + len(focus) <= max_chars):
+            return text[:max_chars]
+        focus = focus[:max_chars * 2 // 3]
+        return f"{text[:max_chars - len(focus) - 3].rstrip()} … {focus}"

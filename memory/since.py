@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from datetime import date
 
-from .dates import say_day
-from .text import to_them, to_you
+from .records import Since
+from .text import norm, to_them, to_you
 
 WHOLE_STATEMENTS = ("note", "message")     # values that are the user's own sentence, said back in person
 SECRET = re.compile(r"(?<!\w)\d[\d-]{2,}\d(?!\w)|(?<!\w)\d{3}(?!\w)")   # 3+ digits: a code, a number
@@ -72,24 +70,6 @@ def secrets(key: str, value: str) -> list[str]:
     return SECRET.findall(value) if key in WHOLE_STATEMENTS else []
 
 
-@dataclass(frozen=True)
-class Since:
-    """A value a stored text states that is no longer believed: what holds now (`now`, None when nothing
-    replaced it) and from when (`at`, ISO)."""
-    key: str
-    old: str
-    now: str | None
-    at: str
-
-    def say(self) -> str:
-        """'since 5 December 2026: diet "pescatarian"' or 'since 5 December 2026 no longer true: allergy "peanuts"'."""
-        day = say_day(date.fromisoformat(self.at[:10]))
-        label = self.key.replace("_", " ")
-        if self.now is not None:
-            return f'since {day}: {label} "{self.now}", not "{self.old}"'
-        return f'since {day} no longer true: {label} "{self.old}"'
-
-
 def describe(changes: tuple[Since, ...]) -> str:
     """The note put beside a stored text for the model; "" when nothing it states has changed."""
     return f"(changed {'; '.join(c.say() for c in changes)})" if changes else ""
@@ -104,17 +84,17 @@ class Changes:
         for f in history:
             if f.valid_to is None:
                 current.setdefault(f.key, []).append(f.value)
-        held = {(k, _norm(v)) for k, vs in current.items() for v in vs}
+        held = {(k, norm(v)) for k, vs in current.items() for v in vs}
         ended: dict[tuple[str, str], Since] = {}
         self._sources: dict[int, list[Since]] = {}
         for f in history:
-            if f.valid_to is None or (f.key, _norm(f.value)) in held:
+            if f.valid_to is None or (f.key, norm(f.value)) in held:
                 continue
             now = current[f.key][-1] if f.key in current and f.ended_by == "superseded" else None
             since = Since(f.key, f.value, now, f.valid_to)
-            ended[(f.key, _norm(f.value))] = since     # the newest ending of a value wins
+            ended[(f.key, norm(f.value))] = since     # the newest ending of a value wins
         for f in history:
-            found = ended.get((f.key, _norm(f.value)))
+            found = ended.get((f.key, norm(f.value)))
             if found is not None and f.source_message_id is not None:
                 self._sources.setdefault(f.source_message_id, []).append(found)
         self._ended = list(ended.values())
@@ -134,11 +114,11 @@ class Changes:
 
     def of(self, text: str, message_id: int | None = None) -> tuple[Since, ...]:
         """What `text` (message `message_id`, when it is one) states that has changed since."""
-        out = {(s.key, _norm(s.old)): s for s in self._sources.get(message_id, ())} if message_id is not None else {}
+        out = {(s.key, norm(s.old)): s for s in self._sources.get(message_id, ())} if message_id is not None else {}
         for found, said in self._readers:
             for m in found.finditer(text):
                 for since in said.get(_spoken(m.group("v")), ()):
-                    out.setdefault((since.key, _norm(since.old)), since)
+                    out.setdefault((since.key, norm(since.old)), since)
         return tuple(out.values())
 
 
@@ -154,6 +134,3 @@ def _alternation(said: list[str], flags: int) -> re.Pattern | None:
     return re.compile(rf"(?<!\w)(?P<v>{alternatives})(?:e?s)?(?!\w)", flags)     # v: the saying, for the lookup
 
 
-def _norm(value: str) -> str:
-    from .facts import norm      # facts imports this module's patterns
-    return norm(value)

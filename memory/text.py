@@ -66,3 +66,9 @@ def pieces(text: str) -> list[str]:
     if len(out) > 1 and len(out[-1].split()) < MIN_PIECE_WORDS:    # a short last one joins the one before
         out[-2:] = [f"{out[-2]} {out[-1]}"]
     return out[:MAX_PIECES]
+
+
+def norm(value: str) -> str:
+    """Comparison form: case-folded, spaces collapsed, a plural 's' ignored ('peanut' = 'peanuts')."""
+    value = " ".join(value.casefold().split())
+    return value[:-1] if len(value) > 3 and value.endswith("s") and not value.endswith("ss") else value

@@ -14,7 +14,7 @@ import pytest
 
 from memory import Memory
 from memory import embed
-from memory import recall as recall_module
+from memory.recall import words as recall_words
 from memory.recall import RecallSettings
 from memory.erase import NOT_USER_DATA, STORES
 from tests.conftest import ROOT, glados
@@ -56,8 +56,8 @@ def test_an_old_message_of_common_words_competes_with_the_whole_history(words_on
 
 def test_a_word_in_more_messages_than_are_scored_ranks_its_newest_and_outlives_a_deletion(tmp_path, words_only,
                                                                                            monkeypatch):
-    monkeypatch.setattr(recall_module, "MAX_SCORED", 20)
-    monkeypatch.setattr(recall_module, "NEWEST_SCORED", 6)
+    monkeypatch.setattr(recall_words, "MAX_SCORED", 20)
+    monkeypatch.setattr(recall_words, "NEWEST_SCORED", 6)
     say(words_only, "ada", "the old bike is in the garage")
     say(words_only, "bob", *[f"my bike needs a new chain, link {i}" for i in range(30)])
     say(words_only, "ada", "the bike shop opens at nine", "I rode my bike to work")

@@ -1,0 +1,161 @@
+"""What recall looks at: the user's messages and notes it may see, found by meaning, by the days a question
+names and by what follows a match, each with its cosine (the best sentence's when that is nearer)."""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from ..dates import Window
+from ..messages import END_OF_TIME, following
+from ..settings import RecallSettings
+from ..text import pieces
+from .query import stems, terms
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..vectors import VectorIndex
+
+
+CONTINUED = 10            # the best matches whose next message is looked at (see continued)
+DATED = 2000              # messages of the days a question names that are compared by meaning, newest first
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Which of the user's messages recall may look at: not the current session's newest (from id
+    `cutoff` on: already in the prompt), none said after `until`."""
+    session: str | None
+    cutoff: int
+    until: str = END_OF_TIME
+
+    @property
+    def params(self) -> tuple:
+        """For "NOT (m.session IS ? AND m.id >= ?) AND {STILL_TRUE}"."""
+        return self.session, self.cutoff, self.until, self.until, self.until
+
+
+@dataclass
+class Candidate:
+    kind: str
+    id: str
+    session: str | None
+    role: str
+    text: str
+    created_at: str
+    about: str                    # the decay kind
+    words: float = 0.0            # BM25 as a share of a match of every query word (see full_match), at most 1
+    meaning: float | None = None  # cosine with the query less crowding; None when there is no vector
+    cosine: float | None = None   # the plain cosine
+    message_id: int | None = None
+    relevance: float = 0.0        # how well it matches, before decay
+    continues: bool = False       # its relevance is that of the match it carries on from (see continued)
+    focus_text: str | None = None  # the sentence that gave its cosine, when one did
+    on_day: bool = False          # said in the days the question names ("what did I do on 14 March 2023?")
+    score: float = 0.0            # relevance x decay: the order
+    _stems: frozenset[str] | None = None
+
+    def stems(self) -> frozenset[str]:
+        """Its content words, plural -s dropped (worked out once)."""
+        if self._stems is None:
+            self._stems = stems(terms(self.text))
+        return self._stems
+# Said by then, and not a message whose facts had all been superseded or retracted by then (three
+# parameters, each the time: see Seen.params)
+STILL_TRUE = """m.created_at <= ? AND NOT (
+    EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND f.valid_to <= ?)
+    AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.source_message_id = m.id AND (f.valid_to IS NULL OR f.valid_to > ?)))"""
+
+
+def meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",
+              candidates: list[Candidate], settings: RecallSettings, vectors: dict, focus: dict) -> None:
+    """Each candidate's cosine with the query: its message's, or its best sentence's when that is
+    higher (a question one sentence of a long message answers); its meaning is that less crowding.
+    The vectors read are added to `vectors`, and the one that gave the cosine (message or sentence) to `focus`."""
+    import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
+    ids = [c.message_id for c in candidates if c.message_id]
+    found, crowding = index.vectors(db, user, ids)
+    if not found:
+        return
+    vectors.update(found)
+    cosines = dict(zip(found, (np.stack(list(found.values())) @ query).tolist()))
+    focus.update(found)
+    readings: dict = {}
+    parts_of: dict = {}
+    for m, best in index.best_parts(db, list(found), query, readings).items():
+        if best > cosines[m]:
+            cosines[m], focus[m] = best, readings[m][1]
+            parts_of[m] = readings[m][0]
+    for c in candidates:
+        if c.message_id in cosines:
+            c.cosine = cosines[c.message_id]
+            if c.message_id in parts_of:
+                said = pieces(c.text)
+                c.focus_text = said[parts_of[c.message_id]] if parts_of[c.message_id] < len(said) else said[0]
+            c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
+
+
+def continued(db: sqlite3.Connection, user: str, found: dict[str, Candidate], seen: Seen
+               ) -> tuple[list[tuple[Candidate, Candidate]], list[Candidate]]:
+    """The user's next message after each of the CONTINUED best matches, her reply between: "I
+    finished my first screenplay" - "what's it about?" - "a mix of drama and romance". Returns
+    (match, next message) pairs and the next messages that were not candidates yet (now added)."""
+    best = sorted((c for c in found.values() if c.kind == "message" and c.message_id), key=lambda c: -c.relevance)
+    hers = {m: r["id"] for m, r in following(db, user, [c.message_id for c in best[:CONTINUED]], "assistant",
+                                             seen.until).items()}
+    answers = following(db, user, hers.values(), "user", seen.until)
+    nexts = {m: answers[h]["id"] for m, h in hers.items() if h in answers}
+    before = set(found)
+    add_messages(db, user, [n for n in nexts.values() if str(n) not in found], seen, found)
+    pairs = [(found[str(m)], found[str(n)]) for m, n in nexts.items() if str(n) in found]
+    return pairs, [c for i, c in found.items() if i not in before]
+
+
+def said_between(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",
+                  days: Window, limit: int, seen: Seen) -> list[int]:
+    """The user's messages from the days a question names, nearest in meaning first (at most
+    `limit`; the newest DATED of those days are looked at)."""
+    import numpy as np     # noqa: F811
+    end = min((days.end + timedelta(days=1)).isoformat(), seen.until)
+    ids = [r[0] for r in db.execute(
+        "SELECT id FROM messages WHERE user = ? AND role = 'user' AND created_at >= ? AND created_at <= ? "
+        "ORDER BY id DESC LIMIT ?", (user, days.start.isoformat(), end, DATED))]
+    found, _ = index.vectors(db, user, ids)
+    if not found:
+        return []
+    held = list(found)
+    cosines = np.stack(list(found.values())) @ query
+    return [held[i] for i in np.argsort(-cosines)[:limit]]
+
+
+def add_messages(db: sqlite3.Connection, user: str, ids: list[int], seen: Seen,
+                  found: dict[str, Candidate]) -> None:
+    """Messages found by meaning alone (no word in common with the query)."""
+    if not ids:
+        return
+    marks = ",".join("?" * len(ids))
+    rows = db.execute(
+        f"""SELECT m.id, m.session, m.role, m.text, m.created_at, m.kind FROM messages m
+            WHERE m.id IN ({marks}) AND +m.user = ? AND m.role = 'user' AND NOT (m.session IS ? AND m.id >= ?)
+            AND {STILL_TRUE}""",
+        (*ids, user, *seen.params)).fetchall()
+    for r in rows:
+        found[str(r["id"])] = Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
+                                         r["created_at"], r["kind"], 0.0, message_id=r["id"])
+
+
+def window_start(db: sqlite3.Connection, user: str, session: str | None, window: int) -> int:
+    """The id of the oldest message in the current session's recent window (or beyond every id)."""
+    if session is None or window <= 0:
+        return 2**62
+    row = db.execute("SELECT id FROM messages WHERE user = ? AND session = ? ORDER BY id DESC "
+                     "LIMIT 1 OFFSET ?", (user, session, window - 1)).fetchone()
+    if row is None:
+        return 0   # the whole session fits in the window
+    return int(row[0])
+
+
+def parse_time(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))

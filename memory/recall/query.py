@@ -1,0 +1,62 @@
+"""The words of a query or a message: its content words, whether it asks, who it is asked by."""
+from __future__ import annotations
+
+from typing import Iterable
+
+import re   # the standard module: reading memories must not load the rules' `regex`
+
+from ..text import SENTENCE_END, pieces
+
+STOPWORDS = set("""a an the and or but if then so to of in on at by for with about from as is are
+was were be been am i me my mine you your we our it its this that these those what which who whom
+do does did have has had not no yes can could would should will shall may might must just
+really very please tell know remember say said there here when where why how all any some
+im ive dont didnt cant wont isnt m s t d ll re ve forgotten""".split())
+MAX_TERMS = 12
+WORDS = re.compile(r"[^\W_]+")   # runs of letters and digits, in any script
+ASKING = r"\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|could|will|would|should|have|has)\b"
+QUESTION = re.compile(rf"(?i)^{ASKING}|.*\?\W*$")
+# no match: no sentence of it asks (a question mark, or a question word where pieces() starts a sentence)
+MAY_ASK = re.compile(rf"(?i)\?|(?:^|{SENTENCE_END.pattern}){ASKING}")
+SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see score)
+TELLING = 6               # content words from which a question also tells something (see bare)
+
+
+def terms(text: str) -> list[str]:
+    """Content words of a query, lowercased, without stopwords, at most MAX_TERMS."""
+    out: list[str] = []
+    for word in WORDS.findall(text[:2000].casefold()):
+        if word not in STOPWORDS and len(word) > 1 and word not in out:
+            out.append(word)
+    return out[:MAX_TERMS]
+
+
+def asks(text: str) -> float:
+    """The share of its sentences that ask: 1 for a question ("How was the trip? Did you see the
+    falls?"), which answers nothing; 0.5 for "I love sci-fi movies! What about you?"."""
+    if not MAY_ASK.search(text, 0, 4000):
+        return 0.0
+    found = pieces(text)
+    return sum(1 for piece in found if QUESTION.match(piece)) / max(1, len(found))
+
+
+def as_asked_by(text: str, names: list[str]) -> str:
+    """The user's own name in a question means the user: "When did Melanie run a race?" asked by
+    Melanie -> "When did I run a race?" ("Melanie's" -> "my"); so does "the user" ("the user's" -> "my").
+    Other names stay."""
+    # "the user" is how a model calling a tool names them: "where does the user live" is "where do I live"
+    text = re.sub(r"(?i)\bthe user\b", "I", re.sub(r"(?i)\b(?:the )?user['’]s\b", "my", text))
+    for name in sorted({n.strip() for n in names if len(n.strip()) > 1}, key=len, reverse=True):
+        text = re.sub(rf"(?i)\b{re.escape(name)}['’]s\b", "my", text)
+        text = re.sub(rf"(?i)\b{re.escape(name)}\b", "I", text)
+    return text
+
+
+def stems(words: Iterable[str]) -> frozenset[str]:
+    """Content words with a plural -s dropped, compared as one: "followers" and "follower"."""
+    return frozenset(w.rstrip("s") for w in words)
+
+
+def fts_query(words: list[str], joiner: str = " OR ") -> str:
+    """['park', 'car'] -> '"park" OR "car"': quoted words only, so no FTS syntax gets through."""
+    return joiner.join(f'"{w}"' for w in words)
