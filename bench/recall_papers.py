@@ -83,38 +83,49 @@ def baselines(model, texts: list[str], vectors: np.ndarray, question: str, ids: 
             "RRF": [ids[i] for i in LC.rrf(by_words, by_meaning)[:DEPTH]]}
 
 
+def locomo_store(conv_id: str, folder: Path, settings) -> tuple[Memory, dict, dict[tuple[str, int], str]]:
+    """The conversation's store (both speakers users of it, indexed), the conversation, and each speaker's
+    message ids -> dia_ids."""
+    conv = json.loads((LC.DATA / f"conv-{conv_id}.json").read_text(encoding="utf-8"))
+    all_turns = LC.turns(conv)
+    memory = Memory(folder / f"conv-{conv_id}.db", recall_settings=settings)
+    if memory._load_model() is None:
+        raise SystemExit(f"recall_papers: {memory.recall_notice}; run ./test.sh once to install the sentence model")
+    speakers = (conv["speaker_a"], conv["speaker_b"])
+    if not memory.db.execute("SELECT 1 FROM messages LIMIT 1").fetchone():
+        for name in speakers:
+            memory.import_(name, LC.export(name, conv_id, all_turns))
+    dia_of: dict[tuple[str, int], str] = {}
+    for name in speakers:
+        memory.index_pending(name)
+        memory.fill_crowding(name, everything=True)
+        stored = {(r[1], r[2]): r[0] for r in memory.db.execute(
+            "SELECT id, text, created_at FROM messages WHERE user = ? AND role = 'user'", (name,))}
+        dia_of.update({(name, stored[t["text"], iso(t["at"])]): t["dia_id"] for t in all_turns
+                       if t["speaker"] == name and (t["text"], iso(t["at"])) in stored})
+    return memory, conv, dia_of
+
+
+def evidence_of(qa: dict, ids: set[str]) -> frozenset:
+    return frozenset(e.strip() for e in qa.get("evidence", []) for e in e.split(";") if e.strip()) & ids
+
+
 def locomo(conv_ids: tuple[str, ...], folder: Path, settings, console: Console) -> list[Ranked]:
     out = []
     for conv_id in conv_ids:
-        conv = json.loads((LC.DATA / f"conv-{conv_id}.json").read_text(encoding="utf-8"))
-        all_turns = LC.turns(conv)
-        memory = Memory(folder / f"conv-{conv_id}.db", recall_settings=settings)
+        console.print(f"locomo {conv_id}", end="\r", markup=False)
+        memory, conv, dia_of = locomo_store(conv_id, folder, settings)
         model = memory._load_model()
-        if model is None:
-            raise SystemExit(f"recall_papers: {memory.recall_notice}; run ./test.sh once to install the sentence model")
-        speakers = (conv["speaker_a"], conv["speaker_b"])
-        if not memory.db.execute("SELECT 1 FROM messages LIMIT 1").fetchone():
-            for name in speakers:
-                memory.import_(name, LC.export(name, conv_id, all_turns))
-        dia_of: dict[tuple[str, int], str] = {}
-        for name in speakers:
-            console.print(f"locomo {conv_id}: indexing {name}", end="\r", markup=False)
-            memory.index_pending(name)
-            memory.fill_crowding(name, everything=True)
-            stored = {(r[1], r[2]): r[0] for r in memory.db.execute(
-                "SELECT id, text, created_at FROM messages WHERE user = ? AND role = 'user'", (name,))}
-            dia_of.update({(name, stored[t["text"], iso(t["at"])]): t["dia_id"] for t in all_turns
-                           if t["speaker"] == name and (t["text"], iso(t["at"])) in stored})
+        all_turns = LC.turns(conv)
         texts = [f'{t["speaker"]}: {t["text"]}' for t in all_turns]      # the retrieval unit as the paper's
         ids = [t["dia_id"] for t in all_turns]
         vectors = LME._whole(model, texts, folder / f"conv-{conv_id}-turns.npy")
         for qa in conv["qa"]:
-            evidence = frozenset(e.strip() for e in qa.get("evidence", []) for e in e.split(";") if e.strip())
-            evidence &= set(ids)
+            evidence = evidence_of(qa, set(ids))
             if qa.get("category") not in LOCOMO_CATEGORIES or not evidence:
                 continue
             merged = []
-            for name in speakers:
+            for name in (conv["speaker_a"], conv["speaker_b"]):
                 merged += [(r.score, dia_of.get((name, int(r.id)))) for r in memory.recall(name, qa["question"], k=DEPTH)
                            if r.kind == "message"]
             glados = first_seen(d for _, d in sorted(merged, key=lambda x: -x[0]) if d)
@@ -124,6 +135,15 @@ def locomo(conv_ids: tuple[str, ...], folder: Path, settings, console: Console) 
     return out
 
 
+def lme_store(item: dict, folder: Path, settings) -> tuple[Memory, list[tuple[int, dict]]]:
+    """The question's store (made or reopened, indexed) and the user's turns as (message id, turn)."""
+    memory, _, _ = LME.store(item, folder, settings)
+    stored = {(r[1], r[2]): r[0] for r in memory.db.execute(
+        "SELECT id, text, created_at FROM messages WHERE user = 'u' AND role = 'user'")}
+    return memory, [(stored[m["text"], m["created_at"]], m) for m in LME.turns(item)
+                    if m["role"] == "user" and (m["text"], m["created_at"]) in stored]
+
+
 def longmemeval(files: list[Path], folder: Path, settings, console: Console) -> list[Ranked]:
     out = []
     for n, path in enumerate(files):
@@ -131,11 +151,7 @@ def longmemeval(files: list[Path], folder: Path, settings, console: Console) -> 
         if item["question_id"].endswith("_abs"):
             continue
         console.print(f"longmemeval {n + 1}/{len(files)}", end="\r", markup=False)
-        memory, _, _ = LME.store(item, folder, settings)
-        stored = {(r[1], r[2]): r[0] for r in memory.db.execute(
-            "SELECT id, text, created_at FROM messages WHERE user = 'u' AND role = 'user'")}
-        own = [(stored[m["text"], m["created_at"]], m) for m in LME.turns(item)
-               if m["role"] == "user" and (m["text"], m["created_at"]) in stored]
+        memory, own = lme_store(item, folder, settings)
         evidence = frozenset(i for i, m in own if m["answer"])
         if not evidence:
             memory.close()

@@ -514,20 +514,31 @@ class Memory:
         ago" is read from then). Without the sentence model it matches words alone; `recall_notice`
         then says why."""
         from . import recall as R
-        if self._word_counts is None:
-            self._word_counts = R.WordCounts()
         settings = self.recall_settings
         if candidates is not None and candidates != settings.candidates:
             settings = replace(settings, candidates=candidates)
+        found = self.gather(user, text, session, recent_window, at, settings) if k > 0 else None
+        if found is None:
+            return []
+        R.rank(found, settings)
+        chosen = R.choose(self.db, found, k, settings)
+        changes = self._changes_of(user) if chosen else None
+        return [replace(r, since=changes.of(f"{r.text}\n{r.reply or ''}", _message_id(r))) if changes else r
+                for r in chosen]
+
+    def gather(self, user: str, text: str, session: str | None = None, recent_window: int = 0,
+               at: datetime | None = None, settings: RecallSettings | None = None) -> "R.Gathered | None":
+        """Recall's candidates for `text`, each with what was measured of it, before they are scored (see
+        recall.gather): what recall ranks, for a bench that ranks them again under other weights."""
+        from . import recall as R
+        if self._word_counts is None:
+            self._word_counts = R.WordCounts()
         text = R.as_asked_by(text, self._names(user))
         query = self._vector(text) if text.strip() else None
         now = iso(at) if at is not None else self.now()
-        found = R.recall(self.db, user, text, k, session, recent_window, settings, now,
-                         self._index if query is not None else None, query, self._word_counts,
-                         until=now if at is not None else None)
-        changes = self._changes_of(user) if found else None
-        return [replace(r, since=changes.of(f"{r.text}\n{r.reply or ''}", _message_id(r))) if changes else r
-                for r in found]
+        return R.gather(self.db, user, text, session, recent_window, settings or self.recall_settings, now,
+                        self._index if query is not None else None, query, self._word_counts,
+                        until=now if at is not None else None)
 
     def version(self, user: str) -> int:
         """A number that moves whenever the user's facts or summaries change, in any process: a reader that

@@ -3,6 +3,8 @@ and, when a sentence model is installed, meaning (message vectors), with decay a
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..dates import asked_about, asks_past, asks_when
@@ -10,7 +12,7 @@ from ..messages import END_OF_TIME, estimate_tokens, log, replies, session_messa
 from ..records import Recalled
 from ..settings import RecallSettings
 from .candidates import Candidate, Seen, add_messages, continued, meanings, parse_time, said_between, window_start
-from .features import bare, decay, expired, expires_at, pinned_sources, relevant, score
+from .features import decay, expired, expires_at, measure, passed_on, pinned_sources, relevance, relevant
 from .order import REPEAT, closeness, first_in_time, in_time_order, numbers_of, tells_more
 from .query import SELF, STOPWORDS, as_asked_by, asks, fts_query, terms
 from .words import WordCounts, by_words
@@ -54,9 +56,41 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
     what was still believed then counts as true. Never returned: another user's items, the current
     session's newest `recent_window` messages (already in the prompt), and messages whose facts have all
     been superseded or retracted."""
-    words = terms(text)
-    if k <= 0 or not (words or query is not None):
+    if k <= 0:
         return []
+    found = gather(db, user, text, session, recent_window, settings, now, index, query, counted, until)
+    if found is None:
+        return []
+    rank(found, settings)
+    return choose(db, found, k, settings)
+
+
+@dataclass
+class Gathered:
+    """One question's candidates with what was measured of each, before any weight is applied but the
+    gathering's own (see gather): rank scores them, choose picks and orders."""
+    user: str
+    words: list[str]                    # the question's content words
+    candidates: list[Candidate]         # each with its features; none expired
+    pairs: list[tuple[Candidate, Candidate]]   # (a match, the user's next message after her reply)
+    meaning: bool                       # ranked by meaning as well as words
+    moment: datetime | None             # when it is asked (decay reads ages from it)
+    past: bool                          # it asks about the past: of two tellings, the older first
+    vectors: dict                       # message id -> its vector, as read
+    focus: dict                         # message id -> the reading of it nearest the question
+    seen: Seen
+
+
+def gather(db: sqlite3.Connection, user: str, text: str, session: str | None = None, recent_window: int = 0,
+           settings: RecallSettings = RecallSettings(), now: str | None = None, index: "VectorIndex | None" = None,
+           query: "np.ndarray | None" = None, counted: WordCounts | None = None, until: str | None = None
+           ) -> Gathered | None:
+    """The candidates for `text` (by words, by meaning, by the days it names, by her messages that match and
+    by what follows the best matches), each measured (features.measure); None when there is nothing to
+    look for. Which matches' next messages are looked at depends on the weights (the CONTINUED best)."""
+    words = terms(text)
+    if not (words or query is not None):
+        return None
     cutoff = window_start(db, user, session, recent_window)
     seen = Seen(session, cutoff, until or END_OF_TIME)
     found: dict[str, Candidate] = {}
@@ -67,45 +101,61 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
         by_words(db, user, words, seen, settings.candidates, found, settings.context_weight, counted)
     moment = parse_time(now) if now else None
     about_user = bool(SELF.search(text))
-    past = asks_past(text)        # "what was my previous personal best?": the older of two tellings first
     # "what did I do on 12 July 2022?", "two weeks ago" (read against when it is asked)
     named = asked_about(text, moment.date() if moment else None) if settings.date_weight else None
     # "when did I...?" with no day named: the telling that dates it answers (off with the date weight)
     dated = bool(settings.date_weight) and not named and asks_when(text)
     vectors: dict = {}
-    focus: dict = {}        # message id -> the reading of it nearest the query (see meanings)
+    focus: dict = {}
     if meaning:
         near = dict(scan.result())
         if named:
             near.update(dict.fromkeys(said_between(db, user, index, query, named, settings.candidates, seen)))
         add_messages(db, user, [m for m in near if str(m) not in found], seen, found)
-        meanings(db, user, index, query, list(found.values()), settings, vectors, focus)
+        meanings(db, user, index, query, list(found.values()), vectors, focus)
     for c in found.values():
-        score(c, query, named, moment, settings, about_user, dated)
+        c.features = measure(c, named, about_user, dated)
+        c.relevance = relevance(c.features, settings, meaning)
+    pairs: list[tuple[Candidate, Candidate]] = []
     if settings.continuation_weight:     # the user's next message after a match may carry on its subject
         pairs, added = continued(db, user, found, seen)
         if added and meaning:
-            meanings(db, user, index, query, added, settings, vectors, focus)
+            meanings(db, user, index, query, added, vectors, focus)
         for c in added:
-            score(c, query, named, moment, settings, about_user, dated)
-        for source, answer in pairs:
-            passed = settings.continuation_weight * source.relevance
-            passed *= settings.question_weight ** asks(answer.text)
-            if relevant(source, settings, meaning) and passed > answer.relevance:
-                answer.relevance, answer.continues = passed, True
-                answer.score = passed * decay(answer, moment, settings.half_life_days)
+            c.features = measure(c, named, about_user, dated)
     if moment is not None and any(settings.expire_days.values()):
         kept = pinned_sources(db, user)
         found = {i: c for i, c in found.items()
                  if c.message_id in kept or not expired(c.about, c.created_at, moment, settings.expire_days)}
+    return Gathered(user, words, list(found.values()), pairs, meaning, moment, asks_past(text), vectors, focus, seen)
+
+
+def rank(found: Gathered, settings: RecallSettings) -> None:
+    """Each candidate's relevance and score (relevance x decay) under `settings`' weights: a pure function of
+    the features, so the same candidates can be ranked again under other weights (bench/recall_fit.py). The
+    user's next message after a relevant match takes a share of its relevance when that is more."""
+    for c in found.candidates:
+        c.relevance, c.continues = relevance(c.features, settings, found.meaning), False
+        c.score = c.relevance * decay(c, found.moment, settings.half_life_days)
+    for source, answer in found.pairs:
+        passed = passed_on(source.relevance, answer.features, settings)
+        if relevant(source.features, settings, found.meaning) and passed > answer.relevance:
+            answer.relevance, answer.continues = passed, True
+            answer.score = passed * decay(answer, found.moment, settings.half_life_days)
+
+
+def choose(db: sqlite3.Connection, found: Gathered, k: int, settings: RecallSettings) -> list[Recalled]:
+    """The k best relevant candidates, restatements after everything else, tellings of one thing in time
+    order, each with her reply."""
+    past, vectors, focus = found.past, found.vectors, found.focus
     chosen: list[Candidate] = []
     later: dict[int, Candidate] = {}    # one restatement per chosen item, used only if room is left
     # best first; of two scoring alike (within 0.01), the newer first
-    newest_first = sorted(found.values(), key=lambda c: c.created_at, reverse=True)
+    newest_first = sorted(found.candidates, key=lambda c: c.created_at, reverse=True)
     for c in sorted(newest_first, key=lambda c: -round(c.score, 2)):
         if len(chosen) == k:
             break
-        if bare(c) or not (c.continues or relevant(c, settings, meaning)):
+        if c.features.bare or not (c.continues or relevant(c.features, settings, found.meaning)):
             continue     # no word of the query and far from it in meaning: not relevant, however recent
         near = [(closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
         closest, anchor = max(near, default=(0.0, -1))
@@ -117,9 +167,10 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
             later.setdefault(anchor, c)    # alike but perhaps not the same ("my sister/brother lives in Leeds")
         else:
             chosen.append(c)
-    chosen = in_time_order(chosen, focus, settings.same_thing_cosine, past, words)
+    chosen = in_time_order(chosen, focus, settings.same_thing_cosine, past, found.words)
     chosen += sorted(later.values(), key=lambda c: -c.score)[:k - len(chosen)]
-    answers = replies(db, user, [c.message_id for c in chosen if c.kind == "message" and c.message_id], seen.until)
+    answers = replies(db, found.user, [c.message_id for c in chosen if c.kind == "message" and c.message_id],
+                      found.seen.until)
     return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4),
                      answers[c.message_id][1] if c.kind == "message" and c.message_id in answers else None,
                      focus=c.focus_text or None)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from ..dates import Window
 from ..messages import END_OF_TIME, following
-from ..settings import RecallSettings
 from ..text import pieces
 from .query import stems, terms
 
@@ -17,6 +16,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..vectors import VectorIndex
+    from .features import Features
 
 
 CONTINUED = 10            # the best matches whose next message is looked at (see continued)
@@ -47,13 +47,14 @@ class Candidate:
     created_at: str
     about: str                    # the decay kind
     words: float = 0.0            # BM25 as a share of a match of every query word (see full_match), at most 1
-    meaning: float | None = None  # cosine with the query less crowding; None when there is no vector
-    cosine: float | None = None   # the plain cosine
+    context: float = 0.0          # the same of her message it answers, when that matched (see by_context)
+    cosine: float | None = None   # its nearest reading's cosine with the query; None when there is no vector
+    crowding: float = 0.0         # how much it sounds like many of the user's messages (see vectors)
     message_id: int | None = None
     relevance: float = 0.0        # how well it matches, before decay
     continues: bool = False       # its relevance is that of the match it carries on from (see continued)
     focus_text: str | None = None  # the sentence that gave its cosine, when one did
-    on_day: bool = False          # said in the days the question names ("what did I do on 14 March 2023?")
+    features: "Features | None" = None   # what was measured of it (see features.measure)
     score: float = 0.0            # relevance x decay: the order
     _stems: frozenset[str] | None = None
 
@@ -70,9 +71,9 @@ STILL_TRUE = """m.created_at <= ? AND NOT (
 
 
 def meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",
-              candidates: list[Candidate], settings: RecallSettings, vectors: dict, focus: dict) -> None:
+              candidates: list[Candidate], vectors: dict, focus: dict) -> None:
     """Each candidate's cosine with the query: its message's, or its best sentence's when that is
-    higher (a question one sentence of a long message answers); its meaning is that less crowding.
+    higher (a question one sentence of a long message answers), and its crowding.
     The vectors read are added to `vectors`, and the one that gave the cosine (message or sentence) to `focus`."""
     import numpy as np     # noqa: F811 - only with the model: words-only recall never loads numpy
     ids = [c.message_id for c in candidates if c.message_id]
@@ -94,7 +95,7 @@ def meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np
             if c.message_id in parts_of:
                 said = pieces(c.text)
                 c.focus_text = said[parts_of[c.message_id]] if parts_of[c.message_id] < len(said) else said[0]
-            c.meaning = c.cosine - settings.crowding_weight * crowding[c.message_id]
+            c.crowding = crowding[c.message_id]
 
 
 def continued(db: sqlite3.Connection, user: str, found: dict[str, Candidate], seen: Seen

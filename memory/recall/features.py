@@ -1,72 +1,94 @@
-"""Each candidate's score from what was measured of it, and the gates: relevance (is it evidence at all),
-expiry and decay by kind and age."""
+"""What is measured of each candidate (Features), its relevance as a function of those and the weights, and the
+gates: is it evidence at all, has it expired; decay by kind and age."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from ..dates import Window, resolve
 from ..settings import RecallSettings
 from .candidates import Candidate, parse_time
 from .query import SELF, TELLING, asks, terms
 
-if TYPE_CHECKING:
-    import numpy as np
+
+@dataclass(frozen=True)
+class Features:
+    """What was measured of one candidate against one question: its relevance is a function of these and
+    the weights alone (see relevance), so a fit can score the same candidates under other weights."""
+    cosine: float | None      # its nearest reading's cosine with the question; None: no vector (yet)
+    crowding: float           # how much it sounds like many of the user's messages (see vectors)
+    words: float              # its BM25 as a share of a match of every question word, at most 1
+    context: float            # the same share of her message it answers, when that matched (see by_context)
+    asks: float               # the share of its sentences that ask (see query.asks)
+    bare: bool                # a short question of the user's: evidence of nothing (see bare)
+    other: bool               # asked about the user, matched by one sentence of a longer text not about them
+    said_on: float            # how much it was said in the days the question names (0: none named)
+    told_of: float            # how much it tells of those days ("I did the charity walk last Saturday")
+    dates_it: bool            # asked when with no day named, and it says when what it tells happened
+
+    @property
+    def on_day(self) -> bool:
+        return self.said_on > 0 or self.told_of > 0
 
 
-UNINDEXED_MEANING = 0.5   # the cosine assumed for the best word match that has no vector
-TELLS_WHEN = 0.15         # asked when (or which came first), with no day named: a message that dates what it tells
-                          # ("I took the train to see them today") has its relevance x (1 + this)
-TELLS_DAY = 0.5           # a message that tells of a day asked about ("I sowed carrots this morning") counts this
-                          # much more than one only said then
+def measure(c: Candidate, named: Window | None, about_user: bool, dated: bool) -> Features:
+    said = date.fromisoformat(c.created_at[:10])
+    told = resolve(c.text, said) if named or dated else []
+    return Features(
+        cosine=c.cosine, crowding=c.crowding, words=c.words, context=c.context, asks=asks(c.text), bare=bare(c),
+        other=about_user and c.focus_text is not None and not SELF.search(c.focus_text),
+        said_on=named.weight(said) if named else 0.0,
+        told_of=max((named.weight(r.day) for r in told), default=0.0) if named else 0.0,
+        dates_it=dated and bool(told))
 
 
-def score(c: Candidate, query: "np.ndarray | None", named: Window | None,
-           moment: datetime | None, settings: RecallSettings, about_user: bool = False,
-           dated: bool = False) -> None:
-    """Its relevance (meaning and words, less for an earlier question, less when a question about the
-    user is matched by one sentence of a longer text that says nothing of them: "how many doctors did I
-    visit?" and a pasted "Our doctors are available Monday to Friday"; more in the days asked about: said then, or
-    saying it happened then; more, asked when with no day named, when it dates what it tells) and its score
-    (relevance x decay)."""
-    if query is None:
-        base = c.words
-    else:   # no vector yet (a reply, or a message not indexed yet): its words stand in for meaning
-        base = (c.meaning if c.meaning is not None else UNINDEXED_MEANING * c.words) + settings.word_weight * c.words
-    base *= settings.question_weight ** asks(c.text)     # an earlier question is a poor answer to a new one
-    if about_user and c.focus_text is not None and not SELF.search(c.focus_text):
-        base *= settings.other_weight    # a question about the user, answered by one sentence of a longer text
-        #                                  that says nothing of them (a short message of theirs needs no "I")
-    when = day_fit(c, named) if named else 0.0
-    c.on_day = when > 0
-    base += settings.date_weight * when       # said in the days the question names, or telling of them
-    if dated and resolve(c.text, date.fromisoformat(c.created_at[:10])):
-        base *= 1 + TELLS_WHEN     # asked when, and it says when ("...I took the train to see them today")
-    c.relevance, c.score = base, base * decay(c, moment, settings.half_life_days)
+def matched(f: Features, settings: RecallSettings) -> float:
+    """Its word match: its own, or her message's it answers (context_weight of that), whichever is more."""
+    return max(f.words, settings.context_weight * f.context)
 
 
-def relevant(c: Candidate, settings: RecallSettings, meaning: bool = True) -> bool:
+def relevance(f: Features, settings: RecallSettings, meaning: bool = True) -> float:
+    """How well it answers: meaning (the cosine less crowding_weight x crowding; without a vector, its words
+    stand in) and word_weight x its words; x question_weight per asking sentence (an earlier question is a
+    poor answer to a new one); x other_weight when a question about the user is matched by one sentence of a
+    longer text that says nothing of them ("how many doctors did I visit?" and a pasted "Our doctors are
+    available Monday to Friday"); + date_weight in the days asked about (said then, or telling of then,
+    tells_day more); x (1 + tells_when), asked when with no day named, when it says when. Words alone
+    (no sentence model): its word match."""
+    words = matched(f, settings)
+    if not meaning:
+        base = words
+    else:
+        base = f.cosine - settings.crowding_weight * f.crowding if f.cosine is not None else settings.unindexed_meaning * words
+        base += settings.word_weight * words
+    base *= settings.question_weight ** f.asks
+    if f.other:
+        base *= settings.other_weight
+    base += settings.date_weight * (max(f.said_on, f.told_of) + settings.tells_day * f.told_of)
+    return base * (1 + settings.tells_when) if f.dates_it else base
+
+
+def passed_on(source: float, answer: Features, settings: RecallSettings) -> float:
+    """What a match passes to the user's next message after her reply (see candidates.continued): a share
+    of its relevance, less when that message asks."""
+    return settings.continuation_weight * source * settings.question_weight ** answer.asks
+
+
+def relevant(f: Features, settings: RecallSettings, meaning: bool = True) -> bool:
     """Evidence for the query: not a bare question of the user's ("where do I live?" answers nothing), and
     said in the days the question names, near it in meaning, or matching enough of its words (one common
-    word of several is not enough). Recall
-    by words alone (no sentence model) has nothing else to judge by: any shared word counts there."""
-    if bare(c):
+    word of several is not enough). Recall by words alone (no sentence model) has nothing else to judge by:
+    any shared word counts there."""
+    if f.bare:
         return False
-    if c.on_day:         # the question asks about the day it was said
+    if f.on_day:         # the question asks about the day it was said
         return True
+    words = matched(f, settings)
+    near = f.cosine is not None and f.cosine >= settings.min_cosine
     if not meaning or settings.min_words <= 0:
-        return c.words > 0 or (c.cosine is not None and c.cosine >= settings.min_cosine)
-    return c.words >= settings.min_words or (c.cosine is not None and c.cosine >= settings.min_cosine)
-
-
-def day_fit(c: Candidate, named: Window) -> float:
-    """How much it is of the days asked about (see Window.weight): said then, or telling of then ("I did
-    the charity walk last Saturday", said on a Monday, tells of that Saturday). Telling counts TELLS_DAY
-    more: of two things said on the day, the one that says it happened then is about it."""
-    said = date.fromisoformat(c.created_at[:10])
-    told = max((named.weight(r.day) for r in resolve(c.text, said)), default=0.0)
-    return max(named.weight(said), told) + TELLS_DAY * told
+        return words > 0 or near
+    return words >= settings.min_words or near
 
 
 def decay(c: Candidate, now: datetime | None, half_lives: dict[str, float | None]) -> float:
@@ -75,6 +97,8 @@ def decay(c: Candidate, now: datetime | None, half_lives: dict[str, float | None
         return 1.0
     age_days = max(0.0, (now - parse_time(c.created_at)).total_seconds() / 86400)
     return 0.5 ** (age_days / half_life)
+
+
 NEVER_EXPIRE = ("health", "identity", "note")
 
 

@@ -104,7 +104,7 @@ def by_words(db: sqlite3.Connection, user: str, words: list[str], seen: Seen, li
         found[str(r["id"])] = Candidate("message", str(r["id"]), r["session"], r["role"], r["text"],
                                          r["created_at"], r["kind"], min(1.0, -r["bm25"] / full),
                                          message_id=r["id"])
-    hers = {r["id"]: min(1.0, -r["bm25"] / full) * context_weight
+    hers = {r["id"]: min(1.0, -r["bm25"] / full)
             for r in [r for r in rows if r["role"] == "assistant"][:CONTEXT_HITS]}
     if hers:
         by_context(db, user, hers, seen, found)
@@ -121,7 +121,7 @@ def by_words(db: sqlite3.Connection, user: str, words: list[str], seen: Seen, li
 
 def by_context(db: sqlite3.Connection, user: str, hers: dict[int, float], seen: Seen,
                 found: dict[str, Candidate]) -> None:
-    """Her messages that match the words (id -> their weighted match) lead to the user's answer to
+    """Her messages that match the words (id -> their match, see features.matched) lead to the user's answer to
     each, the next message: "which film did I want to watch on Friday?" -> her "which film do you
     want to watch on Friday?" -> the user's "the one with the submarine"."""
     answers = following(db, user, hers, "user", seen.until)
@@ -129,4 +129,4 @@ def by_context(db: sqlite3.Connection, user: str, hers: dict[int, float], seen: 
     for asked, answer in answers.items():
         c = found.get(str(answer["id"]))
         if c is not None:
-            c.words = max(c.words, hers[asked])
+            c.context = max(c.context, hers[asked])
