@@ -80,10 +80,11 @@ ASKED = [   # most precise first
 ]
 DAY_SLACK = 3      # days: "on 12 July": said that week (often told a day or two later)
 MONTH_SLACK = 7
-# Time relative to when a question is asked, read against that day (see asked_about)
+# Time relative to when a question is asked, read against that day (see asked_about); not "tonight", which
+# names the evening to come ("what could I cook tonight?")
 RELATIVE = _lazy(
     rf"\b(?:(?P<ago>(?P<n>{NUMBER})\s+(?P<unit>day|week|month|year)s?\s+ago)"
-    rf"|(?P<near>yesterday|today|tonight|this morning|this afternoon|this evening|the day before yesterday)"
+    rf"|(?P<near>yesterday|today|this morning|this afternoon|this evening|the day before yesterday)"
     rf"|(?P<rel>last|this past)\s+(?P<what>week(?:end)?|month|year|{'|'.join(WEEKDAYS)})"
     rf"|(?P<this>this|earlier this)\s+(?P<span>week|month|year)"
     rf"|(?:in|during|back in|since|of)\s+(?P<month>{'|'.join(MONTHS)})\b(?!\s*,?\s*\d)"

@@ -14,15 +14,12 @@ class RecallSettings:
     duplicate_cosine: float = 0.77  # an item this close to one already chosen may restate it: it waits (see recall)
     same_thing_cosine: float = 0.7  # items whose answering sentences are this close tell of one thing (_in_time_order)
     question_weight: float = 0.7    # an earlier question matches a new one well but answers nothing
-    other_weight: float = 0.75      # a question about the user matched by one sentence of a longer text not about them
     context_weight: float = 0.6     # her message's word match, passed on to the user's answer to it
-    continuation_weight: float = 0.8  # a match's relevance passed on to the user's next message (see _continued)
     date_weight: float = 0.3        # added for an item said in the days a question names (see dates.asked_about)
     crowding_weight: float = 0.5    # a message that sounds like many others loses this x its crowding (see vectors)
     # Weights of the score that config.yaml does not name (see recall.features.relevance)
-    tells_day: float = 0.5          # what tells of a day asked about counts this much more than what was only said then
     tells_when: float = 0.15        # asked when with no day named: what says when it happened, x (1 + this)
-    unindexed_meaning: float = 0.5  # the cosine assumed for the best word match that has no vector yet
+    off_subject_cosine: float = 1.0   # how much nearer than min_cosine an item not about the question's subject must be
     # Days for an item's weight to halve, by kind; None: never fades.
     half_life_days: dict[str, float | None] = field(default_factory=lambda: {
         "health": None, "identity": None, "note": None, "likes": 90.0, "project": 90.0, "state": 7.0,

@@ -6,7 +6,6 @@ import json
 import sqlite3
 import subprocess
 import sys
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -357,21 +356,7 @@ def test_saying_something_and_asking_back_is_not_a_question(tmp_path, clock, use
         assert texts(memory.recall("ada", "which sci-fi movies do I love?", k=2))[0].startswith("I love sci-fi")
 
 
-def test_what_the_user_said_next_carries_on_the_subject(meaning):
-    # her reply asks nothing (a question would give the answer its subject: see the test below)
-    _exchange(meaning, "w", "I finally finished writing my first screenplay", "Wonderful. Do tell me what it is about.",
-              "Two sisters who run a bakery in Lisbon", "How quaint.")
-    _exchange(meaning, "x", "I printed the screenplay at the library", "Paper is wasteful.")
-    _exchange(meaning, "y", "My friend read the screenplay draft last night", "How generous of them.")
-    _exchange(meaning, "z", "The screenplay contest deadline is on Friday", "Noted.")
-    meaning.index_pending("ada")
-    assert "Two sisters who run a bakery in Lisbon" in texts(meaning.recall("ada", "what is my screenplay about?", k=5))
-    meaning.recall_settings = replace(meaning.recall_settings, continuation_weight=0.0)
-    assert "Two sisters who run a bakery in Lisbon" not in texts(meaning.recall("ada", "what is my screenplay about?", k=5))
-
-
 def test_an_answer_is_recalled_by_the_question_it_answers(meaning):
-    meaning.recall_settings = replace(meaning.recall_settings, continuation_weight=0.0)   # this alone
     _exchange(meaning, "a", "I dusted the piano in the hall", "Riveting.")
     _exchange(meaning, "b", "The piano tuner is coming next week", "Noted.")
     _exchange(meaning, "c", "Back from the shops", "How long have you been playing the piano?",

@@ -42,3 +42,26 @@ def test_questions_about_the_world_recall_almost_nothing_and_never_a_bare_questi
 def test_the_command_line_says_when_nothing_relates(store):
     result = glados("memory", "recall", "who wrote Hamlet?", "--user", "marta", "--db", str(store.path))
     assert result.returncode == 0 and "nothing in marta's memory relates to 'who wrote Hamlet?'" in result.stdout
+
+
+NEWCOMER = ("Hi! My name is Alex and I live in Bath.", "I'm vegetarian.", "actually I've started eating fish again",
+            "no wait, I meant Bristol", "I have a dog called Rex and I like hiking", "I work as a nurse at the hospital",
+            "my sister Jo is visiting next week", "I'm allergic to peanuts", "I live in Paris now",
+            "my favourite colour is green")
+
+
+@pytest.mark.parametrize("question, unrelated", [
+    ("My brother lives in Oslo.", ("I live in", "vegetarian", "eating fish")),      # about him, not her
+    ("Can you suggest a dinner I could cook tonight?", ("Bristol", "sister")),       # "tonight" names no past day
+    ("museum trip", ("Rex", "colour", "nurse")),
+    ("what is the capital of France", ("Paris",)),                                   # about the world
+])
+def test_a_newcomers_chat_recalls_nothing_unrelated(tmp_path, question, unrelated):
+    """The issue's four: a dozen things a new user said, each answered with a short reply (no question)."""
+    with Memory(tmp_path / "m.db") as memory:
+        for text in NEWCOMER:
+            memory.observe("alex", text, session="first")
+            memory.log("alex", "first", "assistant", "Noted, for whatever that is worth.")
+        memory.index_pending("alex")
+        found = [r.text for r in memory.recall("alex", question, k=3)]
+        assert not [t for t in found if any(u in t for u in unrelated)], found

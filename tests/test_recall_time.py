@@ -1,7 +1,6 @@
 """Recall that keeps time: asked as of a moment, time in the question read against it, and of two
 tellings of the same thing the newer first (the older when the question asks about the past)."""
 import json
-from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -135,20 +134,6 @@ def test_questions_about_the_past():
     assert not asks_past("How many films have I watched in the past few weeks?")   # a recent span, not a change
 
 
-def test_of_two_things_said_on_the_day_asked_about_the_one_that_says_it_happened_then_comes_first(tmp_path):
-    """Both were said two weeks ago; one shares the question's word, the other says what was done that day."""
-    clock = Clock()
-    with Memory(tmp_path / "m.db", clock=clock) as memory:
-        said(memory, clock, 30, "I finally bought a proper pair of gardening gloves.")
-        said(memory, clock, 14.2, "Gardening magazines are my favourite thing to read; I love gardening.")
-        said(memory, clock, 14.1, "Any tips for keeping slugs off lettuce? I sowed a new row of carrots this morning.")
-        said(memory, clock, 3, "My gardening club meets on Thursdays now.")
-        memory.index_pending("ana")
-        clock.now = ASKED
-        found = memory.recall("ana", "What gardening thing did I do two weeks ago?", k=3)
-    assert "carrots" in found[0].text
-
-
 def test_asked_when_the_message_that_dates_the_event_comes_before_one_that_only_mentions_it(tmp_path):
     """One conversation (so no time order between them): a general remark that shares more of the question's
     words, and the telling that says when."""
@@ -207,37 +192,6 @@ def test_the_command_line_recalls_as_of_a_time(tmp_path):
     assert [r["text"] for r in json.loads(out.stdout)] == ["I adopted a cat called Miso."]
     bad = glados("memory", "recall", "cat", "--at", "next tuesday", *db)
     assert bad.returncode != 0 and "--at 'next tuesday' is not an ISO time" in bad.stderr
-
-
-PASTED = ("Can you make this text for our clinic's website friendlier? Patients can book online at any time. "
-          "Our doctors are available Monday to Friday, and the front desk answers calls from eight until six. "
-          "Cancellations should be made a day ahead so that others can use the slot. "
-          "We also offer video visits for follow-ups and test results.")
-
-
-
-@pytest.mark.parametrize("question, mine, other", [
-    ("How many doctors did I visit?", "I saw an ENT specialist, Dr. Lee, about my ears on Tuesday.", PASTED),
-])
-def test_a_question_about_the_user_is_answered_by_their_own_words_before_a_long_text(tmp_path, question, mine, other):
-    # the long text's best sentence is nearer the question than the user's words; it says nothing of them
-    with Memory(tmp_path / "m.db") as memory:
-        for i, text in enumerate([other, mine]):
-            memory.log("ana", f"s{i}", "user", text)
-        memory.index_pending("ana")
-        assert [r.text for r in memory.recall("ana", question, k=2)] == [mine, other]
-        memory.recall_settings = replace(memory.recall_settings, other_weight=1.0)
-        assert [r.text for r in memory.recall("ana", question, k=2)] == [other, mine]
-
-
-def test_a_short_statement_needs_no_i_to_be_the_users(tmp_path):
-    with Memory(tmp_path / "m.db") as memory:
-        memory.log("ana", "s1", "user", "the wifi password is on the back of the router")
-        memory.index_pending("ana")
-        question = "how do I find the code to get online at home?"
-        kept = memory.recall("ana", question, k=1)[0].score
-        memory.recall_settings = replace(memory.recall_settings, other_weight=1.0)
-        assert kept == memory.recall("ana", question, k=1)[0].score
 
 
 def test_a_number_told_again_different_comes_newest_first_however_far_apart_the_two_score(tmp_path):

@@ -46,7 +46,7 @@ HALF_LIVES: dict[str, float | None] = {
 
 @dataclass(frozen=True)
 class RecallConfig:
-    """How earlier messages are ranked (bench/recall_eval.py and bench/locomo.py score a change)."""
+    """How earlier messages are ranked: the weights are fitted on real conversations (bench/recall_fit.py; docs/recall.md)."""
     __pydantic_config__ = STRICT
     meaning: Annotated[bool, doc("rank by meaning as well as words (all-MiniLM-L6-v2, when installed)")] = True
     word_weight: Annotated[float, doc("what matching every word of the question (BM25, as a share) adds to the cosine", ge=0, le=10)] = 0.5
@@ -54,11 +54,9 @@ class RecallConfig:
     min_words: Annotated[float, doc("its share of a match of every word of the question (BM25) reaches this; 0: any shared word", ge=0, le=1)] = 0.4
     duplicate_cosine: Annotated[float, doc("an item this close to one already chosen may restate it: it comes after all else", ge=0, le=1.01)] = 0.77
     same_thing_cosine: Annotated[float, doc("two items from different conversations whose answering sentences are this close, scoring alike, tell of the same thing: the newer comes first (the older when the question asks about the past: \"before\", \"used to\")", ge=0, le=1.01)] = 0.7
-    other_weight: Annotated[float, doc("a question about you (\"I\", \"my\") matched by one sentence of a longer text that says nothing of you: its score is multiplied by this", ge=0, le=1)] = 0.75
     question_weight: Annotated[float, doc("an earlier question's score is multiplied by this: it matches, but answers nothing", ge=0, le=1)] = 0.7
     context_weight: Annotated[float, doc("her message matching the question passes this share of its match to your answer to it", ge=0, le=1)] = 0.6
-    continuation_weight: Annotated[float, doc("a match passes this share of its relevance to the next thing you said after her reply", ge=0, le=1)] = 0.8
-    date_weight: Annotated[float, doc("added for what you said on the days a question names (\"on July 12, 2022\", \"two weeks ago\"); half again for what tells of them (\"I did it today\")", ge=0, le=5)] = 0.3
+    date_weight: Annotated[float, doc("added for what you said on the days a question names (\"on July 12, 2022\", \"two weeks ago\"), or that tells of them (\"I did it today\")", ge=0, le=5)] = 0.3
     crowding_weight: Annotated[float, doc("a message that sounds like many of yours (chatter) loses this times how much; 0: plain cosine", ge=0, le=5)] = 0.5
     half_life_days: Annotated[dict[str, float | None], doc("days for a message's weight to halve, by what it is about; null: never fades")] = \
         field(default_factory=lambda: dict(HALF_LIVES))

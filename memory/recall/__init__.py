@@ -11,10 +11,10 @@ from ..dates import asked_about, asks_past, asks_when
 from ..messages import END_OF_TIME, estimate_tokens, log, replies, session_messages, sessions
 from ..records import Recalled
 from ..settings import RecallSettings
-from .candidates import Candidate, Seen, add_messages, continued, meanings, parse_time, said_between, window_start
-from .features import decay, expired, expires_at, measure, passed_on, pinned_sources, relevance, relevant
+from .candidates import Candidate, Seen, add_messages, meanings, parse_time, said_between, window_start
+from .features import decay, expired, expires_at, measure, pinned_sources, relevance, relevant
 from .order import REPEAT, closeness, first_in_time, in_time_order, numbers_of, tells_more
-from .query import SELF, STOPWORDS, as_asked_by, asks, fts_query, terms
+from .query import ASKER, STOPWORDS, as_asked_by, asks, fts_query, people_asked, terms
 from .words import WordCounts, by_words
 
 __all__ = ["Recalled", "RecallSettings", "WordCounts", "recall", "STOPWORDS", "as_asked_by", "asks", "estimate_tokens",
@@ -72,7 +72,6 @@ class Gathered:
     user: str
     words: list[str]                    # the question's content words
     candidates: list[Candidate]         # each with its features; none expired
-    pairs: list[tuple[Candidate, Candidate]]   # (a match, the user's next message after her reply)
     meaning: bool                       # ranked by meaning as well as words
     moment: datetime | None             # when it is asked (decay reads ages from it)
     past: bool                          # it asks about the past: of two tellings, the older first
@@ -100,7 +99,10 @@ def gather(db: sqlite3.Connection, user: str, text: str, session: str | None = N
     if words:
         by_words(db, user, words, seen, settings.candidates, found, settings.context_weight, counted)
     moment = parse_time(now) if now else None
-    about_user = bool(SELF.search(text))
+    # whom it is about: people of the user's it names; else the user, unless it is a question that speaks of
+    # neither them ("we", "our" too) nor anything they said (a search, "museum trip", or a statement is theirs)
+    told = any(c.words > 0 or c.context > 0 for c in found.values())
+    subject = people_asked(text) or (None if asks(text) > 0 and not told and not ASKER.search(text) else frozenset())
     # "what did I do on 12 July 2022?", "two weeks ago" (read against when it is asked)
     named = asked_about(text, moment.date() if moment else None) if settings.date_weight else None
     # "when did I...?" with no day named: the telling that dates it answers (off with the date weight)
@@ -114,34 +116,20 @@ def gather(db: sqlite3.Connection, user: str, text: str, session: str | None = N
         add_messages(db, user, [m for m in near if str(m) not in found], seen, found)
         meanings(db, user, index, query, list(found.values()), vectors, focus)
     for c in found.values():
-        c.features = measure(c, named, about_user, dated)
-        c.relevance = relevance(c.features, settings, meaning)
-    pairs: list[tuple[Candidate, Candidate]] = []
-    if settings.continuation_weight:     # the user's next message after a match may carry on its subject
-        pairs, added = continued(db, user, found, seen)
-        if added and meaning:
-            meanings(db, user, index, query, added, vectors, focus)
-        for c in added:
-            c.features = measure(c, named, about_user, dated)
+        c.features = measure(c, named, subject, dated)
     if moment is not None and any(settings.expire_days.values()):
         kept = pinned_sources(db, user)
         found = {i: c for i, c in found.items()
                  if c.message_id in kept or not expired(c.about, c.created_at, moment, settings.expire_days)}
-    return Gathered(user, words, list(found.values()), pairs, meaning, moment, asks_past(text), vectors, focus, seen)
+    return Gathered(user, words, list(found.values()), meaning, moment, asks_past(text), vectors, focus, seen)
 
 
 def rank(found: Gathered, settings: RecallSettings) -> None:
     """Each candidate's relevance and score (relevance x decay) under `settings`' weights: a pure function of
-    the features, so the same candidates can be ranked again under other weights (bench/recall_fit.py). The
-    user's next message after a relevant match takes a share of its relevance when that is more."""
+    the features, so the same candidates can be ranked again under other weights (bench/recall_fit.py)."""
     for c in found.candidates:
-        c.relevance, c.continues = relevance(c.features, settings, found.meaning), False
+        c.relevance = relevance(c.features, settings, found.meaning)
         c.score = c.relevance * decay(c, found.moment, settings.half_life_days)
-    for source, answer in found.pairs:
-        passed = passed_on(source.relevance, answer.features, settings)
-        if relevant(source.features, settings, found.meaning) and passed > answer.relevance:
-            answer.relevance, answer.continues = passed, True
-            answer.score = passed * decay(answer, found.moment, settings.half_life_days)
 
 
 def choose(db: sqlite3.Connection, found: Gathered, k: int, settings: RecallSettings) -> list[Recalled]:
@@ -155,7 +143,7 @@ def choose(db: sqlite3.Connection, found: Gathered, k: int, settings: RecallSett
     for c in sorted(newest_first, key=lambda c: -round(c.score, 2)):
         if len(chosen) == k:
             break
-        if c.features.bare or not (c.continues or relevant(c.features, settings, found.meaning)):
+        if not relevant(c.features, settings, found.meaning):
             continue     # no word of the query and far from it in meaning: not relevant, however recent
         near = [(closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
         closest, anchor = max(near, default=(0.0, -1))

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from ..dates import Window
-from ..messages import END_OF_TIME, following
+from ..messages import END_OF_TIME
 from ..text import pieces
 from .query import stems, terms
 
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from .features import Features
 
 
-CONTINUED = 10            # the best matches whose next message is looked at (see continued)
 DATED = 2000              # messages of the days a question names that are compared by meaning, newest first
 
 
@@ -52,7 +51,6 @@ class Candidate:
     crowding: float = 0.0         # how much it sounds like many of the user's messages (see vectors)
     message_id: int | None = None
     relevance: float = 0.0        # how well it matches, before decay
-    continues: bool = False       # its relevance is that of the match it carries on from (see continued)
     focus_text: str | None = None  # the sentence that gave its cosine, when one did
     features: "Features | None" = None   # what was measured of it (see features.measure)
     score: float = 0.0            # relevance x decay: the order
@@ -96,22 +94,6 @@ def meanings(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np
                 said = pieces(c.text)
                 c.focus_text = said[parts_of[c.message_id]] if parts_of[c.message_id] < len(said) else said[0]
             c.crowding = crowding[c.message_id]
-
-
-def continued(db: sqlite3.Connection, user: str, found: dict[str, Candidate], seen: Seen
-               ) -> tuple[list[tuple[Candidate, Candidate]], list[Candidate]]:
-    """The user's next message after each of the CONTINUED best matches, her reply between: "I
-    finished my first screenplay" - "what's it about?" - "a mix of drama and romance". Returns
-    (match, next message) pairs and the next messages that were not candidates yet (now added)."""
-    best = sorted((c for c in found.values() if c.kind == "message" and c.message_id), key=lambda c: -c.relevance)
-    hers = {m: r["id"] for m, r in following(db, user, [c.message_id for c in best[:CONTINUED]], "assistant",
-                                             seen.until).items()}
-    answers = following(db, user, hers.values(), "user", seen.until)
-    nexts = {m: answers[h]["id"] for m, h in hers.items() if h in answers}
-    before = set(found)
-    add_messages(db, user, [n for n in nexts.values() if str(n) not in found], seen, found)
-    pairs = [(found[str(m)], found[str(n)]) for m, n in nexts.items() if str(n) in found]
-    return pairs, [c for i, c in found.items() if i not in before]
 
 
 def said_between(db: sqlite3.Connection, user: str, index: "VectorIndex", query: "np.ndarray",

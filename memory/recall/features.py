@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 from ..dates import Window, resolve
 from ..settings import RecallSettings
 from .candidates import Candidate, parse_time
-from .query import SELF, TELLING, asks, terms
+from .query import TELLING, asks, names_people, terms
 
 
 @dataclass(frozen=True)
@@ -22,22 +22,26 @@ class Features:
     context: float            # the same share of her message it answers, when that matched (see by_context)
     asks: float               # the share of its sentences that ask (see query.asks)
     bare: bool                # a short question of the user's: evidence of nothing (see bare)
-    other: bool               # asked about the user, matched by one sentence of a longer text not about them
+    off_subject: bool         # the question is about the world ("what is the capital of France?") or about a person
+    #                           of the user's that it does not speak of ("my brother lives in Oslo", "I live in Paris")
     said_on: float            # how much it was said in the days the question names (0: none named)
     told_of: float            # how much it tells of those days ("I did the charity walk last Saturday")
     dates_it: bool            # asked when with no day named, and it says when what it tells happened
 
     @property
     def on_day(self) -> bool:
+        """Said in the days the question names, or telling of them: evidence whatever its words."""
         return self.said_on > 0 or self.told_of > 0
 
 
-def measure(c: Candidate, named: Window | None, about_user: bool, dated: bool) -> Features:
+def measure(c: Candidate, named: Window | None, subject: frozenset[str] | None, dated: bool) -> Features:
+    """`subject`: the people of the user's the question speaks of (see query.people_asked); None for a question
+    about the world, empty for one about the user."""
     said = date.fromisoformat(c.created_at[:10])
     told = resolve(c.text, said) if named or dated else []
     return Features(
         cosine=c.cosine, crowding=c.crowding, words=c.words, context=c.context, asks=asks(c.text), bare=bare(c),
-        other=about_user and c.focus_text is not None and not SELF.search(c.focus_text),
+        off_subject=subject is None or bool(subject) and not names_people(c.text, subject),
         said_on=named.weight(said) if named else 0.0,
         told_of=max((named.weight(r.day) for r in told), default=0.0) if named else 0.0,
         dates_it=dated and bool(told))
@@ -49,35 +53,26 @@ def matched(f: Features, settings: RecallSettings) -> float:
 
 
 def relevance(f: Features, settings: RecallSettings, meaning: bool = True) -> float:
-    """How well it answers: meaning (the cosine less crowding_weight x crowding; without a vector, its words
-    stand in) and word_weight x its words; x question_weight per asking sentence (an earlier question is a
-    poor answer to a new one); x other_weight when a question about the user is matched by one sentence of a
-    longer text that says nothing of them ("how many doctors did I visit?" and a pasted "Our doctors are
-    available Monday to Friday"); + date_weight in the days asked about (said then, or telling of then,
-    tells_day more); x (1 + tells_when), asked when with no day named, when it says when. Words alone
-    (no sentence model): its word match."""
+    """How well it answers: its cosine less crowding_weight x its crowding (0 with no vector yet), plus
+    word_weight x its word match; x question_weight per asking sentence (an earlier question is a poor answer
+    to a new one); + date_weight in the days asked about (said then, or telling of then); x (1 + tells_when),
+    asked when with no day named, when it says when. Words alone (no sentence model): its word match.
+    The weights are fitted on real conversations (bench/recall_fit.py); docs/recall.md has the fit."""
     words = matched(f, settings)
     if not meaning:
         base = words
     else:
-        base = f.cosine - settings.crowding_weight * f.crowding if f.cosine is not None else settings.unindexed_meaning * words
+        base = f.cosine - settings.crowding_weight * f.crowding if f.cosine is not None else 0.0
         base += settings.word_weight * words
     base *= settings.question_weight ** f.asks
-    if f.other:
-        base *= settings.other_weight
-    base += settings.date_weight * (max(f.said_on, f.told_of) + settings.tells_day * f.told_of)
+    base += settings.date_weight * max(f.said_on, f.told_of)
     return base * (1 + settings.tells_when) if f.dates_it else base
-
-
-def passed_on(source: float, answer: Features, settings: RecallSettings) -> float:
-    """What a match passes to the user's next message after her reply (see candidates.continued): a share
-    of its relevance, less when that message asks."""
-    return settings.continuation_weight * source * settings.question_weight ** answer.asks
 
 
 def relevant(f: Features, settings: RecallSettings, meaning: bool = True) -> bool:
     """Evidence for the query: not a bare question of the user's ("where do I live?" answers nothing), and
-    said in the days the question names, near it in meaning, or matching enough of its words (one common
+    said in the days the question names, near it in meaning (off_subject_cosine nearer when it is not about the
+    question's subject: "what is the capital of France?" and "I live in Paris"), or matching enough of its words (one common
     word of several is not enough). Recall by words alone (no sentence model) has nothing else to judge by:
     any shared word counts there."""
     if f.bare:
@@ -85,7 +80,7 @@ def relevant(f: Features, settings: RecallSettings, meaning: bool = True) -> boo
     if f.on_day:         # the question asks about the day it was said
         return True
     words = matched(f, settings)
-    near = f.cosine is not None and f.cosine >= settings.min_cosine
+    near = f.cosine is not None and f.cosine >= settings.min_cosine + settings.off_subject_cosine * f.off_subject
     if not meaning or settings.min_words <= 0:
         return words > 0 or near
     return words >= settings.min_words or near

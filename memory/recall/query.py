@@ -18,7 +18,21 @@ ASKING = r"\W*(?:what|when|where|which|who|whose|why|how|is|are|do|does|did|can|
 QUESTION = re.compile(rf"(?i)^{ASKING}|.*\?\W*$")
 # no match: no sentence of it asks (a question mark, or a question word where pieces() starts a sentence)
 MAY_ASK = re.compile(rf"(?i)\?|(?:^|{SENTENCE_END.pattern}){ASKING}")
-SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see score)
+# people of the user's, by kind; a word for a kind ("my siblings") asks of any of its kind, and a few words
+# are the same person ("mom", "mother")
+KINDS = {"sibling": "brother sister sibling", "parent": "mother father parent", "child": "son daughter child",
+         "partner": "wife husband partner spouse boyfriend girlfriend fiance", "friend": "friend", "cousin": "cousin",
+         "grandparent": "grandmother grandfather grandparent", "colleague": "boss colleague", "aunt or uncle": "aunt uncle",
+         "neighbour": "neighbour", "roommate": "roommate flatmate"}
+SAME = {"mom": "mother", "mum": "mother", "mama": "mother", "dad": "father", "papa": "father", "kid": "child",
+        "children": "child", "grandma": "grandmother", "grandpa": "grandfather", "neighbor": "neighbour",
+        "coworker": "colleague", "fiancee": "fiance"}
+KIN = {w: kind for kind, words in KINDS.items() for w in words.split()}
+GENERIC = frozenset("sibling parent child partner spouse grandparent colleague".split())
+THEIR_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join([*KIN, *SAME]) + r")s?\b")
+SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see features.measure)
+# a question about the user, alone or with others ("where are we travelling this spring?")
+ASKER = re.compile(r"(?i)\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b")
 TELLING = 6               # content words from which a question also tells something (see bare)
 
 
@@ -60,3 +74,26 @@ def stems(words: Iterable[str]) -> frozenset[str]:
 def fts_query(words: list[str], joiner: str = " OR ") -> str:
     """['park', 'car'] -> '"park" OR "car"': quoted words only, so no FTS syntax gets through."""
     return joiner.join(f'"{w}"' for w in words)
+
+
+def people_asked(text: str) -> frozenset[str]:
+    """The people of the user's a text speaks of ("my brother lives in Oslo" -> {"brother"}, "my mum" ->
+    {"mother"})."""
+    return frozenset(person(m) for m in THEIR_PEOPLE.findall(text[:2000]))
+
+
+def names_people(text: str, asked: frozenset[str]) -> bool:
+    """Whether a text speaks of any of those people: by a word for the same person, or of the same kind when
+    the word asked names the kind ("my siblings": a brother, a sister)."""
+    kinds = {KIN[w] for w in asked if w in GENERIC}
+    return any((p := person(w)) in asked or KIN.get(p) in kinds for w in WORDS.findall(text[:4000].casefold()))
+
+
+def person(word: str) -> str | None:
+    """A word for a person of the user's, as one form ("Mums" -> "mother"); None for any other word."""
+    word = word.casefold()
+    for form in (word, word[:-1] if word.endswith("s") else word):
+        form = SAME.get(form, form)
+        if form in KIN:
+            return form
+    return None
