@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def recall_settings(config: Config) -> RecallSettings:
     r = config.recall
     return RecallSettings(candidates=config.memory.recall_candidates, word_weight=r.word_weight,
-                          min_cosine=r.min_cosine, min_words=r.min_words, duplicate_cosine=r.duplicate_cosine,
+                          min_cosine=r.min_cosine, min_words=r.min_words,
                           same_thing_cosine=r.same_thing_cosine, question_weight=r.question_weight,
                           context_weight=r.context_weight, date_weight=r.date_weight, crowding_weight=r.crowding_weight,
                           half_life_days=dict(r.half_life_days), expire_days=dict(r.expire_days))

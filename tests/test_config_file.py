@@ -105,6 +105,18 @@ def test_the_wake_checks_retired_keys_load_as_shipped_and_a_changed_one_is_one_l
     assert cli.returncode == 1 and "voice.wake.name_check" in cli.stderr and len(cli.stderr.strip().splitlines()) == 1
 
 
+def test_recall_keys_the_fit_retired_load_as_they_shipped_and_a_changed_one_is_one_line(tmp_path):
+    """recall.other_weight and recall.continuation_weight went with their mechanisms (docs/recall.md): a copy of
+    the old config.yaml still loads; a file that had changed one is told."""
+    old = tmp_path / "old.yaml"
+    old.write_text("recall:\n  other_weight: 0.75\n  continuation_weight: 0.8\n  min_words: 0.45\n")
+    assert load_config(old).recall.min_words == 0.45
+    changed = tmp_path / "changed.yaml"
+    changed.write_text("recall:\n  continuation_weight: 0.5\n")
+    with pytest.raises(ConfigError, match="'recall.continuation_weight' in .*changed.yaml is no longer a setting"):
+        load_config(changed)
+
+
 def test_a_start_with_unchanged_inputs_reuses_the_validated_snapshot_and_any_change_is_seen(tmp_path, monkeypatch):
     import assistant.config as cfg
 

@@ -44,6 +44,10 @@ _RETIRED_WAKE_KEYS = {
     "name_model_sure": 0.93, "name_place": 18.0, "beam_look": 5, "name_alone": 0.9995, "name_alone_unsure": 0.5,
 }
 
+# recall keys of earlier files whose mechanisms the fit on real conversations did not need (docs/recall.md), with
+# the value they shipped with: a file that still says that is read as before; one that says otherwise is an error
+_RETIRED_RECALL_KEYS = {"other_weight": 0.75, "continuation_weight": 0.8, "duplicate_cosine": 0.77}
+
 ENV_OVERRIDES = {
     "GLADOS_DB": ("database",),
     "GLADOS_USER": ("user",),
@@ -117,6 +121,8 @@ def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]
             raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
     if isinstance(data.get("voice"), dict):
         data["voice"] = _retired_wake_keys(_old_voice_keys(data["voice"]), path)
+    if isinstance(data.get("recall"), dict):
+        data["recall"] = _retired_recall_keys(data["recall"], path)
     for name, value in overrides.items():
         keys = ENV_OVERRIDES[name]
         target = data
@@ -147,6 +153,14 @@ def _retired_wake_keys(voice: dict, path: Path | None) -> dict:
             raise ConfigError(f"config key 'voice.wake.{key}' in {path} is no longer a setting: the wake gate's checks "
                               f"are fixed (docs/wake-gate.md) and it runs as if it were {value}; remove the key")
     return {**voice, "wake": {k: v for k, v in wake.items() if k not in _RETIRED_WAKE_KEYS}}
+
+
+def _retired_recall_keys(recall: dict, path: Path | None) -> dict:
+    for key, value in _RETIRED_RECALL_KEYS.items():
+        if key in recall and recall[key] != value:
+            raise ConfigError(f"config key 'recall.{key}' in {path} is no longer a setting: recall's score is fitted on "
+                              f"real conversations and no longer has it (docs/recall.md); remove the key")
+    return {k: v for k, v in recall.items() if k not in _RETIRED_RECALL_KEYS}
 
 
 def _old_voice_keys(voice: dict) -> dict:

@@ -49,14 +49,13 @@ class RecallConfig:
     """How earlier messages are ranked: the weights are fitted on real conversations (bench/recall_fit.py; docs/recall.md)."""
     __pydantic_config__ = STRICT
     meaning: Annotated[bool, doc("rank by meaning as well as words (all-MiniLM-L6-v2, when installed)")] = True
-    word_weight: Annotated[float, doc("what matching every word of the question (BM25, as a share) adds to the cosine", ge=0, le=10)] = 0.5
-    min_cosine: Annotated[float, doc("an item is recalled this near the question in meaning, or when it matches words enough:", ge=-1, le=1)] = 0.26
+    word_weight: Annotated[float, doc("what matching every word of the question (BM25, as a share) adds to the cosine", ge=0, le=10)] = 0.8
+    min_cosine: Annotated[float, doc("an item is recalled this near the question in meaning, or when it matches words enough:", ge=-1, le=1)] = 0.3
     min_words: Annotated[float, doc("its share of a match of every word of the question (BM25) reaches this; 0: any shared word", ge=0, le=1)] = 0.4
-    duplicate_cosine: Annotated[float, doc("an item this close to one already chosen may restate it: it comes after all else", ge=0, le=1.01)] = 0.77
     same_thing_cosine: Annotated[float, doc("two items from different conversations whose answering sentences are this close, scoring alike, tell of the same thing: the newer comes first (the older when the question asks about the past: \"before\", \"used to\")", ge=0, le=1.01)] = 0.7
     question_weight: Annotated[float, doc("an earlier question's score is multiplied by this: it matches, but answers nothing", ge=0, le=1)] = 0.7
-    context_weight: Annotated[float, doc("her message matching the question passes this share of its match to your answer to it", ge=0, le=1)] = 0.6
-    date_weight: Annotated[float, doc("added for what you said on the days a question names (\"on July 12, 2022\", \"two weeks ago\"), or that tells of them (\"I did it today\")", ge=0, le=5)] = 0.3
+    context_weight: Annotated[float, doc("her message matching the question passes this share of its match to your answer to it", ge=0, le=1)] = 0.4
+    date_weight: Annotated[float, doc("added for what you said on the days a question names (\"on July 12, 2022\", \"two weeks ago\"), or that tells of them (\"I did it today\")", ge=0, le=5)] = 0.8
     crowding_weight: Annotated[float, doc("a message that sounds like many of yours (chatter) loses this times how much; 0: plain cosine", ge=0, le=5)] = 0.5
     half_life_days: Annotated[dict[str, float | None], doc("days for a message's weight to halve, by what it is about; null: never fades")] = \
         field(default_factory=lambda: dict(HALF_LIVES))

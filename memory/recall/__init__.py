@@ -1,5 +1,15 @@
-"""The message log (append-only) and recall over earlier messages and notes: words (FTS5 BM25)
-and, when a sentence model is installed, meaning (message vectors), with decay and diversity."""
+"""Recall over the user's earlier messages and notes, in steps you can see:
+
+- gather: candidates by words (FTS5's BM25 over the whole history, see words), by meaning (the nearest message
+  vectors, see candidates), by the days a question names, and by her messages that match (the user's answer
+  to each); each measured (features.Features: cosine, crowding, word match, asking, who it is about, date fit).
+- rank: one score, a function of those features and the weights (features.relevance), times decay by kind and
+  age. The weights are fitted on real conversations by cross-validation (bench/recall_fit.py, docs/recall.md).
+- choose: the relevance cut (features.relevant), nearly verbatim restatements dropped, tellings of one thing
+  in time order (order), her reply beside each.
+
+The message log itself (writing, sessions) is memory.messages; the records handed out are in memory.records.
+"""
 from __future__ import annotations
 
 import sqlite3
@@ -13,7 +23,7 @@ from ..records import Recalled
 from ..settings import RecallSettings
 from .candidates import Candidate, Seen, add_messages, meanings, parse_time, said_between, window_start
 from .features import decay, expired, expires_at, measure, pinned_sources, relevance, relevant
-from .order import REPEAT, closeness, first_in_time, in_time_order, numbers_of, tells_more
+from .order import REPEAT, closeness, first_in_time, in_time_order, numbers_of
 from .query import ASKER, STOPWORDS, as_asked_by, asks, fts_query, people_asked, terms
 from .words import WordCounts, by_words
 
@@ -30,32 +40,14 @@ def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: st
            recent_window: int = 0, settings: RecallSettings = RecallSettings(), now: str | None = None,
            index: "VectorIndex | None" = None, query: "np.ndarray | None" = None,
            counted: WordCounts | None = None, until: str | None = None) -> list[Recalled]:
-    """The k earlier messages and notes that best match `text`, best first.
+    """The k earlier messages and notes that best match `text`, best first: gather, rank, choose (see above).
 
-    Words: FTS5 ranks the user's whole history by BM25 (porter stems), best `candidates` kept; at
-    most MAX_SCORED messages are scored (see scored_words), and of a word in more than that (a common
-    word: even the rarest of the query's), its newest NEWEST_SCORED.
-    Meaning (when `index` and the query's vector are given): the nearest `candidates` messages by
-    cosine less crowding_weight x crowding (how much a message sounds like many of the user's
-    others; see vectors), and, when the question names days, the nearest of what was said in them.
-    A message's cosine is its best sentence's when that is higher (see meanings). An item's
-    relevance is its meaning + word_weight x its BM25 share (full_match); the user's next message
-    after one of the best (her reply between) gets continuation_weight x its relevance when that is
-    more (see continued). What decides "nothing relevant" is per item, not a score floor: a bare question
-    of the user's never is; otherwise its word match reaches min_words, its cosine reaches min_cosine, or
-    it continues a relevant match. They are
-    ordered by relevance x decay (by kind and age; of two alike, the newer first). Only the user's
-    own words are ranked (messages and notes); her reply to a recalled message comes with it as `reply`.
-    An item within duplicate_cosine of one already chosen may restate it: it comes only after every
-    other relevant item, one per chosen item, so a fact said four times never fills the list; one
-    said again nearly word for word (REPEAT, the same numbers) not at all. One whose answering sentence
-    tells a number the other's does not ("hoping to beat my personal best of 25:50") restates nothing.
-    `counted`: word counts kept between recalls (see WordCounts); without it, counted afresh.
-    Two tellings of the same thing in different conversations are in time order (see in_time_order).
-    `until`: recall as of that time (an iso() stamp): later messages and notes do not exist for it, and
-    what was still believed then counts as true. Never returned: another user's items, the current
-    session's newest `recent_window` messages (already in the prompt), and messages whose facts have all
-    been superseded or retracted."""
+    Only the user's own words are ranked (messages and notes); her reply to a recalled message comes with it as
+    `reply`. `counted`: word counts kept between recalls (see WordCounts); without it, counted afresh. `until`:
+    recall as of that time (an iso() stamp): later messages and notes do not exist for it, and what was still
+    believed then counts as true. Never returned: another user's items, the current session's newest
+    `recent_window` messages (already in the prompt), and messages whose facts have all been superseded or
+    retracted."""
     if k <= 0:
         return []
     found = gather(db, user, text, session, recent_window, settings, now, index, query, counted, until)
@@ -133,11 +125,11 @@ def rank(found: Gathered, settings: RecallSettings) -> None:
 
 
 def choose(db: sqlite3.Connection, found: Gathered, k: int, settings: RecallSettings) -> list[Recalled]:
-    """The k best relevant candidates, restatements after everything else, tellings of one thing in time
-    order, each with her reply."""
+    """The k best relevant candidates (of two scoring alike, within 0.01, the newer first), one of two said in
+    nearly the same words (REPEAT, the same numbers: the newer), tellings of one thing in time order, each
+    with her reply."""
     past, vectors, focus = found.past, found.vectors, found.focus
     chosen: list[Candidate] = []
-    later: dict[int, Candidate] = {}    # one restatement per chosen item, used only if room is left
     # best first; of two scoring alike (within 0.01), the newer first
     newest_first = sorted(found.candidates, key=lambda c: c.created_at, reverse=True)
     for c in sorted(newest_first, key=lambda c: -round(c.score, 2)):
@@ -147,16 +139,12 @@ def choose(db: sqlite3.Connection, found: Gathered, k: int, settings: RecallSett
             continue     # no word of the query and far from it in meaning: not relevant, however recent
         near = [(closeness(c, o, vectors), i) for i, o in enumerate(chosen)]
         closest, anchor = max(near, default=(0.0, -1))
-        if closest >= settings.duplicate_cosine and first_in_time(c, chosen[anchor], past):
-            chosen[anchor], c = c, chosen[anchor]    # told again later: the newer takes the place (see in_time_order)
         if closest >= REPEAT and numbers_of(c) == numbers_of(chosen[anchor]):
-            continue     # said again in nearly the same words: one is enough
-        if closest >= settings.duplicate_cosine and not tells_more(c, chosen[anchor]):
-            later.setdefault(anchor, c)    # alike but perhaps not the same ("my sister/brother lives in Leeds")
-        else:
-            chosen.append(c)
+            if first_in_time(c, chosen[anchor], past):
+                chosen[anchor] = c      # said again later in nearly the same words: the newer takes the place
+            continue                    # one is enough
+        chosen.append(c)
     chosen = in_time_order(chosen, focus, settings.same_thing_cosine, past, found.words)
-    chosen += sorted(later.values(), key=lambda c: -c.score)[:k - len(chosen)]
     answers = replies(db, found.user, [c.message_id for c in chosen if c.kind == "message" and c.message_id],
                       found.seen.until)
     return [Recalled(c.kind, c.id, c.session, c.role, c.text, c.created_at, round(c.score, 4),
