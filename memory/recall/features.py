@@ -37,10 +37,11 @@ class Features:
 def measure(c: Candidate, named: Window | None, subject: frozenset[str] | None, dated: bool) -> Features:
     """`subject`: the people of the user's the question speaks of (see query.people_asked); None for a question
     about the world, empty for one about the user."""
-    said = date.fromisoformat(c.created_at[:10])
-    told = resolve(c.text, said) if named or dated else []
+    said = date.fromisoformat(c.created_at[:10]) if named or dated else None
+    told = resolve(c.text, said) if said else []
+    asking = asks(c.text)
     return Features(
-        cosine=c.cosine, crowding=c.crowding, words=c.words, context=c.context, asks=asks(c.text), bare=bare(c),
+        cosine=c.cosine, crowding=c.crowding, words=c.words, context=c.context, asks=asking, bare=bare(c, asking),
         off_subject=subject is None or bool(subject) and not names_people(c.text, subject),
         said_on=named.weight(said) if named else 0.0,
         told_of=max((named.weight(r.day) for r in told), default=0.0) if named else 0.0,
@@ -116,8 +117,9 @@ def pinned_sources(db: sqlite3.Connection, user: str) -> set[int]:
                                      "AND valid_to IS NULL AND source_message_id IS NOT NULL", (user,))}
 
 
-def bare(c: Candidate) -> bool:
+def bare(c: Candidate, asking: float) -> bool:
     """A message of the user's that only asks, in few words ("where do I live?"): evidence of nothing,
     however well it matches. A question that tells something on the way ("how do I keep my living
-    room dust-free with a cat that sheds?": TELLING content words or more) is evidence of what it tells."""
-    return c.kind == "message" and c.role == "user" and asks(c.text) >= 1 and len(terms(c.text)) < TELLING
+    room dust-free with a cat that sheds?": TELLING content words or more) is evidence of what it tells.
+    `asking`: the share of its sentences that ask (query.asks)."""
+    return c.kind == "message" and c.role == "user" and asking >= 1 and len(terms(c.text)) < TELLING
