@@ -1,10 +1,11 @@
 """Lab 4: recall. SQLite's FTS5 ranks earlier messages by BM25: rare words count more than
 common ones, so "locksmith" beats "the" (scores here are a share of what a message holding every
 word of the question would score). A question in other words shares none of them: for that,
-recall also compares sentence vectors (all-MiniLM-L6-v2) and ranks by cosine plus half the word
-share, less a little for a message that sounds like many of the user's others (crowding). There
-is no score floor: the order decides, but a message must relate to be recalled at all: a cosine of
-0.26, or enough of the question's words (one common word of several is not enough), so the soup
+recall also compares sentence vectors (all-MiniLM-L6-v2) and ranks by cosine plus 0.8 of the word
+share, less a little for a message that sounds like many of the user's others (crowding); the weights
+are fitted on real conversations (docs/recall.md). There is no score floor: the order decides, but a
+message must relate to be recalled at all: a cosine of 0.3, or enough of the question's words (one
+common word of several is not enough), so the soup
 and the weather, which only trail the car in meaning, are left out (the prompt takes the rest).
 
     .venv/bin/python labs/04_recall.py

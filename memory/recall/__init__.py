@@ -76,9 +76,10 @@ def gather(db: sqlite3.Connection, user: str, text: str, session: str | None = N
            settings: RecallSettings = RecallSettings(), now: str | None = None, index: "VectorIndex | None" = None,
            query: "np.ndarray | None" = None, counted: WordCounts | None = None, until: str | None = None
            ) -> Gathered | None:
-    """The candidates for `text` (by words, by meaning, by the days it names, by her messages that match and
-    by what follows the best matches), each measured (features.measure); None when there is nothing to
-    look for. Which matches' next messages are looked at depends on the weights (the CONTINUED best)."""
+    """The candidates for `text` (by words, by meaning, by the days it names, by her messages that match), each
+    measured (features.measure); None when there is nothing to look for. Of the weights only these shape what
+    is gathered: `candidates`, crowding_weight (the nearest by meaning), a context_weight or date_weight of 0
+    (her messages, the days named: not looked at)."""
     words = terms(text)
     if not (words or query is not None):
         return None

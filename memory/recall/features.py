@@ -42,7 +42,7 @@ def measure(c: Candidate, named: Window | None, subject: frozenset[str] | None, 
     asking = asks(c.text)
     return Features(
         cosine=c.cosine, crowding=c.crowding, words=c.words, context=c.context, asks=asking, bare=bare(c, asking),
-        off_subject=subject is None or bool(subject) and not names_people(c.text, subject),
+        off_subject=subject is None or (bool(subject) and not names_people(c.text, subject)),
         said_on=named.weight(said) if named else 0.0,
         told_of=max((named.weight(r.day) for r in told), default=0.0) if named else 0.0,
         dates_it=dated and bool(told))
@@ -72,10 +72,10 @@ def relevance(f: Features, settings: RecallSettings, meaning: bool = True) -> fl
 
 def relevant(f: Features, settings: RecallSettings, meaning: bool = True) -> bool:
     """Evidence for the query: not a bare question of the user's ("where do I live?" answers nothing), and
-    said in the days the question names, near it in meaning (off_subject_cosine nearer when it is not about the
-    question's subject: "what is the capital of France?" and "I live in Paris"), or matching enough of its words (one common
-    word of several is not enough). Recall by words alone (no sentence model) has nothing else to judge by:
-    any shared word counts there."""
+    said in the days the question names, near it in meaning (off_subject_cosine nearer when it is not about
+    the question's subject: "what is the capital of France?" and "I live in Paris"), or matching enough of its
+    words (one common word of several is not enough). Recall by words alone (no sentence model) has nothing
+    else to judge by: any shared word counts there."""
     if f.bare:
         return False
     if f.on_day:         # the question asks about the day it was said

@@ -102,16 +102,10 @@ def closeness(a: Candidate, b: Candidate, vectors: dict) -> float:
     return len(ta & tb) / min(len(ta), len(tb)) if min(len(ta), len(tb)) >= 2 else 0.0
 
 
-def numbers_of(c: Candidate, focused: bool = False) -> frozenset[str]:
-    """The numbers it says (of the sentence that answers the question, when `focused` and one does)."""
-    words = TOKEN.findall(((focused and c.focus_text) or c.text).casefold())
+def numbers_of(c: Candidate) -> frozenset[str]:
+    """The numbers it says, digits and words alike."""
+    words = TOKEN.findall(c.text.casefold())
     return frozenset(n for n in map(as_number, words) if n)
-
-
-def tells_more(c: Candidate, other: Candidate) -> bool:
-    """Its answering sentence says a number the other's does not ("hoping to beat my personal best of
-    25:50" beside "I'm getting ready for the 5K"): not a restatement of it."""
-    return bool(numbers_of(c, focused=True) - numbers_of(other, focused=True))
 
 
 def as_number(word: str) -> str | None:
