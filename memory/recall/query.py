@@ -1,4 +1,4 @@
-"""The words of a query or a message: its content words, whether it asks, who it is asked by."""
+"""The words of a query or a message: its content words, whether it asks, who asks it and whom it is about."""
 from __future__ import annotations
 
 from typing import Iterable
@@ -30,7 +30,6 @@ SAME = {"mom": "mother", "mum": "mother", "mama": "mother", "dad": "father", "pa
 KIN = {w: kind for kind, words in KINDS.items() for w in words.split()}
 GENERIC = frozenset("sibling parent child partner spouse grandparent colleague".split())
 THEIR_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join([*KIN, *SAME]) + r")s?\b")
-SELF = re.compile(r"(?i)\b(?:i|me|my|mine|myself)\b")   # the user speaking of themselves (see features.measure)
 # a question about the user, alone or with others ("where are we travelling this spring?")
 ASKER = re.compile(r"(?i)\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b")
 TELLING = 6               # content words from which a question also tells something (see bare)
