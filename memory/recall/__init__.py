@@ -127,7 +127,7 @@ def rank(found: Gathered, settings: RecallSettings) -> None:
 
 def choose(db: sqlite3.Connection, found: Gathered, k: int, settings: RecallSettings) -> list[Recalled]:
     """The k best relevant candidates (of two scoring alike, within 0.01, the newer first), one of two said in
-    nearly the same words (REPEAT, the same numbers: the newer), tellings of one thing in time order, each
+    nearly the same words (REPEAT, the same numbers; the newer when first_in_time says so), tellings of one thing in time order, each
     with her reply."""
     past, vectors, focus = found.past, found.vectors, found.focus
     chosen: list[Candidate] = []
