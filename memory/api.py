@@ -509,7 +509,8 @@ class Memory:
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
                recent_window: int = 0, candidates: int | None = None, at: datetime | None = None
                ) -> list[Recalled]:
-        """Earlier messages and notes matching text by words and meaning, best first (see recall.recall).
+        """Earlier messages and notes matching text by words and meaning, best first (memory.recall: gather, rank,
+        choose).
         `at`: what would have been recalled then (later messages do not exist for it, and "two weeks
         ago" is read from then). Without the sentence model it matches words alone; `recall_notice`
         then says why."""

@@ -27,34 +27,13 @@ from .order import REPEAT, closeness, first_in_time, in_time_order, numbers_of
 from .query import ASKER, STOPWORDS, as_asked_by, asks, fts_query, people_asked, terms
 from .words import WordCounts, by_words
 
-__all__ = ["Recalled", "RecallSettings", "WordCounts", "recall", "STOPWORDS", "as_asked_by", "asks", "estimate_tokens",
+__all__ = ["Recalled", "RecallSettings", "WordCounts", "Gathered", "gather", "rank", "choose", "STOPWORDS", "as_asked_by", "asks", "estimate_tokens",
            "expires_at", "fts_query", "log", "session_messages", "sessions", "terms"]
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..vectors import VectorIndex
-
-
-def recall(db: sqlite3.Connection, user: str, text: str, k: int = 5, session: str | None = None,
-           recent_window: int = 0, settings: RecallSettings = RecallSettings(), now: str | None = None,
-           index: "VectorIndex | None" = None, query: "np.ndarray | None" = None,
-           counted: WordCounts | None = None, until: str | None = None) -> list[Recalled]:
-    """The k earlier messages and notes that best match `text`, best first: gather, rank, choose (see above).
-
-    Only the user's own words are ranked (messages and notes); her reply to a recalled message comes with it as
-    `reply`. `counted`: word counts kept between recalls (see WordCounts); without it, counted afresh. `until`:
-    recall as of that time (an iso() stamp): later messages and notes do not exist for it, and what was still
-    believed then counts as true. Never returned: another user's items, the current session's newest
-    `recent_window` messages (already in the prompt), and messages whose facts have all been superseded or
-    retracted."""
-    if k <= 0:
-        return []
-    found = gather(db, user, text, session, recent_window, settings, now, index, query, counted, until)
-    if found is None:
-        return []
-    rank(found, settings)
-    return choose(db, found, k, settings)
 
 
 @dataclass
@@ -79,7 +58,13 @@ def gather(db: sqlite3.Connection, user: str, text: str, session: str | None = N
     """The candidates for `text` (by words, by meaning, by the days it names, by her messages that match), each
     measured (features.measure); None when there is nothing to look for. Of the weights only these shape what
     is gathered: `candidates`, crowding_weight (the nearest by meaning), a context_weight or date_weight of 0
-    (her messages, the days named: not looked at)."""
+    (her messages, the days named: not looked at).
+
+    Only the user's own words are candidates (messages and notes). `counted`: word counts kept between
+    recalls (see WordCounts); without it, counted afresh. `until`: as of that time (an iso() stamp): later
+    messages and notes do not exist for it, and what was still believed then counts as true. Never gathered:
+    another user's items, the current session's newest `recent_window` messages (already in the prompt), and
+    messages whose facts have all been superseded or retracted."""
     words = terms(text)
     if not (words or query is not None):
         return None
