@@ -13,6 +13,9 @@ from memory import Memory, RecallSettings
 from .config import Config
 
 log = logging.getLogger("glados")
+# What users call her. In a question to recall her name means "you": "what did GLaDOS say about peanuts?"
+# does not match the user's "thanks GLaDOS". (Not the wake phrase: a wake word may be a common noun.)
+HER_NAMES = ("GLaDOS",)
 
 if TYPE_CHECKING:
     from .audio import AudioSink, AudioSource
@@ -43,7 +46,7 @@ def open_memory(config: Config, db: Path | None = None, create: bool = True) -> 
                     max_message_chars=config.memory.max_message_chars,
                     busy_timeout_ms=config.memory.busy_timeout_ms,
                     embedder="auto" if config.recall.meaning else None, recall_settings=recall_settings(config),
-                    create=create)
+                    create=create, her_names=HER_NAMES)
     memory.on_erase = logs.scrub
     return memory
 

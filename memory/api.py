@@ -92,9 +92,11 @@ class Memory:
     def __init__(self, path: str | Path, clock: Callable[[], datetime] = utc_now,
                  max_value_chars: int = 200, busy_timeout_ms: int = 5000, max_message_chars: int = 20_000,
                  embedder: "Embedder | None | Literal['auto']" = "auto",
-                 recall_settings: RecallSettings = RecallSettings(), create: bool = True):
+                 recall_settings: RecallSettings = RecallSettings(), create: bool = True,
+                 her_names: Sequence[str] = ()):
         """embedder: the sentence model for recall by meaning; "auto" loads the installed one on first
-        recall, None recalls by words alone. create=False: a missing file raises NoMemoryYet."""
+        recall, None recalls by words alone. create=False: a missing file raises NoMemoryYet. her_names: what
+        the users call the one they talk to ("GLaDOS"): in a question it means "you" (see recall.as_asked_by)."""
         self.path = Path(path)
         self.db: sqlite3.Connection = connect(self.path, busy_timeout_ms, create)
         self.read_only: bool = self.db.read_only
@@ -104,6 +106,7 @@ class Memory:
         self.max_value_chars = max_value_chars
         self.max_message_chars = max_message_chars
         self.recall_settings = recall_settings
+        self.her_names = tuple(her_names)
         # Why recall matches words only (no model installed), once known; None while meaning works.
         self.recall_notice: str | None = None
         self.context_notice: str | None = None      # set by load_context when pins did not fit
@@ -507,18 +510,18 @@ class Memory:
                                                      self.recall_settings.expire_days)
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
-               recent_window: int = 0, candidates: int | None = None, at: datetime | None = None
-               ) -> list[Recalled]:
+               recent_window: int = 0, candidates: int | None = None, at: datetime | None = None,
+               her: Sequence[str] | None = None) -> list[Recalled]:
         """Earlier messages and notes matching text by words and meaning, best first (memory.recall: gather, rank,
         choose).
         `at`: what would have been recalled then (later messages do not exist for it, and "two weeks
-        ago" is read from then). Without the sentence model it matches words alone; `recall_notice`
-        then says why."""
+        ago" is read from then). `her`: the names of whom this user talks to, when not `her_names`. Without
+        the sentence model it matches words alone; `recall_notice` then says why."""
         from . import recall as R
         settings = self.recall_settings
         if candidates is not None and candidates != settings.candidates:
             settings = replace(settings, candidates=candidates)
-        found = self.gather(user, text, session, recent_window, at, settings) if k > 0 else None
+        found = self.gather(user, text, session, recent_window, at, settings, her) if k > 0 else None
         if found is None:
             return []
         R.rank(found, settings)
@@ -528,13 +531,14 @@ class Memory:
                 for r in chosen]
 
     def gather(self, user: str, text: str, session: str | None = None, recent_window: int = 0,
-               at: datetime | None = None, settings: RecallSettings | None = None) -> "R.Gathered | None":
+               at: datetime | None = None, settings: RecallSettings | None = None,
+               her: Sequence[str] | None = None) -> "R.Gathered | None":
         """Recall's candidates for `text`, each with what was measured of it, before they are scored (see
         recall.gather): what recall ranks, for a bench that ranks them again under other weights."""
         from . import recall as R
         if self._word_counts is None:
             self._word_counts = R.WordCounts()
-        text = R.as_asked_by(text, self._names(user))
+        text = R.as_asked_by(text, self._names(user), self.her_names if her is None else her)
         query = self._vector(text) if text.strip() else None
         now = iso(at) if at is not None else self.now()
         return R.gather(self.db, user, text, session, recent_window, settings or self.recall_settings, now,

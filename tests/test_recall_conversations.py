@@ -94,3 +94,25 @@ def test_a_question_that_names_a_date_prefers_what_was_said_then(tmp_path, clock
         other = next(t for t in said if t != first)
         day = said[other]
         assert memory.recall("ada", f"where did I go swimming on {day:%B} {day.day}, {day.year}?", k=1)[0].text == other
+
+
+@pytest.mark.parametrize("named", [True, False], ids=["her-name-known", "her-name-unknown"])
+def test_her_name_in_a_question_means_her_not_the_users_thanks(tmp_path, clock, named):
+    """"What did GLaDOS suggest for my tomatoes?": her name is "you", so the user's short "thanks GLaDOS" lines,
+    which BM25 ranks high for the name alone, are not recalled beside the answer. Without her name known they are."""
+    from assistant.app import open_memory
+    from assistant.config import load_config
+    memory = open_memory(load_config(None), tmp_path / "m.db") if named else Memory(tmp_path / "m.db")
+    memory.clock = clock
+    with memory:
+        for said in ["Thanks GLaDOS!", "Good night GLaDOS.", "Morning GLaDOS!", "Cheers GLaDOS, see you later",
+                     "Thank you GLaDOS", "Bye GLaDOS!",
+                     "my tomatoes keep splitting in this heat and the leaves are curling"]:
+            memory.observe("ada", said, session="s1")
+            memory.log("ada", "s1", "assistant", "Water them evenly in the morning." if "tomatoes" in said else "Noted.")
+            clock.advance(minutes=1)
+        memory.index_pending("ada")
+        found = memory.recall("ada", "What did GLaDOS suggest for my tomatoes?", k=3)
+    assert found and found[0].text.startswith("my tomatoes")
+    thanks = [r.text for r in found if "GLaDOS" in r.text]
+    assert not thanks if named else thanks

@@ -53,15 +53,19 @@ def asks(text: str) -> float:
     return sum(1 for piece in found if QUESTION.match(piece)) / max(1, len(found))
 
 
-def as_asked_by(text: str, names: list[str]) -> str:
+def as_asked_by(text: str, names: list[str], hers: list[str] = ()) -> str:
     """The user's own name in a question means the user: "When did Melanie run a race?" asked by
     Melanie -> "When did I run a race?" ("Melanie's" -> "my"); so does "the user" ("the user's" -> "my").
-    Other names stay."""
+    Her name (`hers`: whom the user talks to) means her: "What did GLaDOS say about peanuts?" -> "What did
+    you say about peanuts?" (the user's "thanks GLaDOS" does not match it). Other names stay."""
     # "the user" is how a model calling a tool names them: "where does the user live" is "where do I live"
     text = re.sub(r"(?i)\bthe user\b", "I", re.sub(r"(?i)\b(?:the )?user['’]s\b", "my", text))
-    for name in sorted({n.strip() for n in names if len(n.strip()) > 1}, key=len, reverse=True):
-        text = re.sub(rf"(?i)\b{re.escape(name)}['’]s\b", "my", text)
-        text = re.sub(rf"(?i)\b{re.escape(name)}\b", "I", text)
+    said = {n.strip(): ("my", "I") for n in names if len(n.strip()) > 1}
+    said |= {n.strip(): ("your", "you") for n in hers if len(n.strip()) > 1 and n.strip() not in said}
+    for name in sorted(said, key=len, reverse=True):
+        own, who = said[name]
+        text = re.sub(rf"(?i)\b{re.escape(name)}['’]s\b", own, text)
+        text = re.sub(rf"(?i)\b{re.escape(name)}\b", who, text)
     return text
 
 
