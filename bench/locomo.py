@@ -244,7 +244,7 @@ def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses:
                     asked += 1
                     for phrasing, question in (("written", qa["question"]), ("first", first_person(qa["question"], name))):
                         t0 = time.perf_counter()
-                        found = memory.recall(user, question, k=k, her=[n for n in speakers if n != name])
+                        found = memory.recall(user, question, k=k)
                         recall_s.append(time.perf_counter() - t0)
                         got = [dia_of.get(int(r.id)) for r in found if r.kind == "message"]
                         by_words = ranked(bm25.scores(question), k)

@@ -78,18 +78,18 @@ def questions(folder: Path, settings, console: Console) -> list[Question]:
         console.print(f"gathering locomo {conv_id}", end="\r", markup=False)
         memory, conv, dia_of = P.locomo_store(conv_id, folder, settings)
         ids = {t["dia_id"] for t in P.LC.turns(conv)}
-        speakers = P.speakers(conv)
-        keys = {name: {m: d for (n, m), d in dia_of.items() if n == name} for name, _ in speakers}
+        speakers = (conv["speaker_a"], conv["speaker_b"])
+        keys = {name: {m: d for (n, m), d in dia_of.items() if n == name} for name in speakers}
         for qa in conv["qa"]:
             evidence = P.evidence_of(qa, ids)
             if qa.get("category") in P.LOCOMO_CATEGORIES and evidence:
-                asked = [(memory, memory.gather(name, qa["question"], her=[other]), keys[name]) for name, other in speakers]
+                asked = [(memory, memory.gather(name, qa["question"]), keys[name]) for name in speakers]
                 out.append(Question("locomo", fold, evidence, [a for a in asked if a[1] is not None]))
         others = [qa["question"] for c in P.LC.SPLITS["dev"] if c != conv_id
                   for qa in json.loads((P.LC.DATA / f"conv-{c}.json").read_text(encoding="utf-8"))["qa"]]
         for text in [*others[::6], *WORLD]:         # another conversation's questions; questions about the world
-            for name, other in speakers:
-                found = memory.gather(name, text, her=[other])
+            for name in speakers:
+                found = memory.gather(name, text)
                 out.append(Question("locomo", fold, frozenset(), [(memory, found, keys[name])] if found else []))
     files = LME.split("dev")
     for n, path in enumerate(files):

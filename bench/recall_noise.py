@@ -62,8 +62,8 @@ class Side:
     noise: dict[str, Noise] = field(default_factory=dict)
     bare: int = 0            # bare questions of the user's recalled, either side
 
-    def ask_nothing(self, memory: Memory, user: str, question: str, kind: str, her: list[str] | None = None) -> None:
-        found = memory.recall(user, question, k=5, her=her)
+    def ask_nothing(self, memory: Memory, user: str, question: str, kind: str) -> None:
+        found = memory.recall(user, question, k=5)
         noise = self.noise.setdefault(kind, Noise())
         noise.questions += 1
         for k in noise.at:
@@ -96,13 +96,13 @@ def small(settings: RecallSettings, folder: Path) -> Side:
 
 def locomo(settings: RecallSettings, convs: tuple[str, ...], keep: Path) -> Side:
     side = Side()
-    stores, questions, talking = {}, {}, {}
+    stores, questions = {}, {}
     for cid in convs:
         conv = json.loads((L.DATA / f"conv-{cid}.json").read_text(encoding="utf-8"))
         turns = L.turns(conv)
         speaker_of = {t["dia_id"]: t["speaker"] for t in turns}
         memory = Memory(keep / f"locomo-{cid}.db", recall_settings=settings)
-        names = talking[cid] = (conv["speaker_a"], conv["speaker_b"])
+        names = (conv["speaker_a"], conv["speaker_b"])
         if not memory.db.execute("SELECT 1 FROM messages LIMIT 1").fetchone():
             for name in names:
                 memory.import_(name, L.export(name, cid, turns))
@@ -119,16 +119,15 @@ def locomo(settings: RecallSettings, convs: tuple[str, ...], keep: Path) -> Side
                     asked.append((L.first_person(qa["question"], name), evidence))
             stores[cid, name], questions[cid, name] = (memory, dia), asked
     for (cid, name), (memory, dia) in stores.items():
-        her = [n for n in talking[cid] if n != name]      # the one they talk to: her name is "you"
         for question, evidence in questions[cid, name]:
-            found = memory.recall(name, question, k=20, her=her)
+            found = memory.recall(name, question, k=20)
             side.asked += 1
             side.hits += any(dia.get(r.id) in evidence for r in found[:5])
         others = [q for key, asked in questions.items() if key[0] != cid for q, _ in asked]
         for question in others[::3]:
-            side.ask_nothing(memory, name, question, "another's", her)
+            side.ask_nothing(memory, name, question, "another's")
         for question in WORLD:
-            side.ask_nothing(memory, name, question, "world", her)
+            side.ask_nothing(memory, name, question, "world")
     for memory, _ in stores.values():
         memory.close()
     return side

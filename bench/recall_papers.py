@@ -7,8 +7,7 @@
 LoCoMo (ACL 2024, Table 3): each question's share of evidence turns among the first k, averaged; the pool is
 every turn of the conversation, both speakers', and all five categories with evidence are asked, as written.
 The baselines read each turn as "Speaker: text" (the paper's unit; its questions name the speaker).
-Each speaker is a user of one store (their turns theirs, the other's her replies: see bench/locomo.py; the
-other's name in a question is hers, "you", as "GLaDOS" is in the assistant's);
+Each speaker is a user of one store (their turns theirs, the other's her replies: see bench/locomo.py);
 glados's list is both speakers' recalls merged by score, so both speakers' turns compete. The paper's
 DRAGON row (its ten conversations) is printed for reference.
 
@@ -107,12 +106,6 @@ def locomo_store(conv_id: str, folder: Path, settings) -> tuple[Memory, dict, di
     return memory, conv, dia_of
 
 
-def speakers(conv: dict) -> list[tuple[str, str]]:
-    """Each speaker with the one they talk to (in their store, her: "Nate" in Joanna's questions is "you")."""
-    a, b = conv["speaker_a"], conv["speaker_b"]
-    return [(a, b), (b, a)]
-
-
 def evidence_of(qa: dict, ids: set[str]) -> frozenset:
     return frozenset(e.strip() for e in qa.get("evidence", []) for e in e.split(";") if e.strip()) & ids
 
@@ -132,9 +125,9 @@ def locomo(conv_ids: tuple[str, ...], folder: Path, settings, console: Console) 
             if qa.get("category") not in LOCOMO_CATEGORIES or not evidence:
                 continue
             merged = []
-            for name, other in speakers(conv):
-                merged += [(r.score, dia_of.get((name, int(r.id))))
-                           for r in memory.recall(name, qa["question"], k=DEPTH, her=[other]) if r.kind == "message"]
+            for name in (conv["speaker_a"], conv["speaker_b"]):
+                merged += [(r.score, dia_of.get((name, int(r.id)))) for r in memory.recall(name, qa["question"], k=DEPTH)
+                           if r.kind == "message"]
             glados = first_seen(d for _, d in sorted(merged, key=lambda x: -x[0]) if d)
             out.append(Ranked(LOCOMO_CATEGORIES[qa["category"]], evidence,
                               {"glados": glados, **baselines(model, texts, vectors, qa["question"], ids)}))

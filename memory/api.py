@@ -96,7 +96,8 @@ class Memory:
                  her_names: Sequence[str] = ()):
         """embedder: the sentence model for recall by meaning; "auto" loads the installed one on first
         recall, None recalls by words alone. create=False: a missing file raises NoMemoryYet. her_names: what
-        the users call the one they talk to ("GLaDOS"): in a question it means "you" (see recall.as_asked_by)."""
+        the users call the one they talk to ("GLaDOS"); in a question her name means "you" (recall.as_asked_by),
+        as do the names a user greets at the start of their messages ("Hey Nate!": recall.greeted)."""
         self.path = Path(path)
         self.db: sqlite3.Connection = connect(self.path, busy_timeout_ms, create)
         self.read_only: bool = self.db.read_only
@@ -120,6 +121,7 @@ class Memory:
         self._changes: dict[str, tuple[int, Changes]] = {}   # per user: what changed since, as of a block version
         self._private: dict[str, tuple[int, tuple[str, ...]]] = {}   # per user: Memory.private, as of a block version
         self._indexed: dict[str, tuple[int, int]] = {}   # user -> (every message up to this id has a vector, rows then)
+        self._greeted: dict[str, tuple[int, list[str]]] = {}   # user -> (newest message id then, names they greet)
         # Told what each erasure took, after it is done (the assistant scrubs its log file with it).
         self.on_erase: "Sink | None" = None
 
@@ -424,10 +426,11 @@ class Memory:
 
     def _purge(self, user: str, done: list[F.FactChange], sessions: tuple[str, ...] = (), whole: bool = False) -> None:
         """After an erasure: no old copy left in the word indexes or the write-ahead log (purge_leftovers),
-        the word counts kept between recalls counted again (what was erased no longer counts), and
-        `on_erase` told what went."""
+        the word counts kept between recalls and whom the user greets read again (what was erased no longer
+        counts), and `on_erase` told what went."""
         purge_leftovers(self.db)
         self._word_counts = None
+        self._greeted.pop(user, None)
         if self.on_erase is not None:
             from . import erase as E
             gone = [(c.key, c.value) for c in done if c.kind == "forgotten"]
@@ -510,18 +513,18 @@ class Memory:
                                                      self.recall_settings.expire_days)
 
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
-               recent_window: int = 0, candidates: int | None = None, at: datetime | None = None,
-               her: Sequence[str] | None = None) -> list[Recalled]:
+               recent_window: int = 0, candidates: int | None = None, at: datetime | None = None
+               ) -> list[Recalled]:
         """Earlier messages and notes matching text by words and meaning, best first (memory.recall: gather, rank,
         choose).
         `at`: what would have been recalled then (later messages do not exist for it, and "two weeks
-        ago" is read from then). `her`: the names of whom this user talks to, when not `her_names`. Without
-        the sentence model it matches words alone; `recall_notice` then says why."""
+        ago" is read from then). Without the sentence model it matches words alone; `recall_notice`
+        then says why."""
         from . import recall as R
         settings = self.recall_settings
         if candidates is not None and candidates != settings.candidates:
             settings = replace(settings, candidates=candidates)
-        found = self.gather(user, text, session, recent_window, at, settings, her) if k > 0 else None
+        found = self.gather(user, text, session, recent_window, at, settings) if k > 0 else None
         if found is None:
             return []
         R.rank(found, settings)
@@ -531,14 +534,14 @@ class Memory:
                 for r in chosen]
 
     def gather(self, user: str, text: str, session: str | None = None, recent_window: int = 0,
-               at: datetime | None = None, settings: RecallSettings | None = None,
-               her: Sequence[str] | None = None) -> "R.Gathered | None":
+               at: datetime | None = None, settings: RecallSettings | None = None) -> "R.Gathered | None":
         """Recall's candidates for `text`, each with what was measured of it, before they are scored (see
         recall.gather): what recall ranks, for a bench that ranks them again under other weights."""
         from . import recall as R
         if self._word_counts is None:
             self._word_counts = R.WordCounts()
-        text = R.as_asked_by(text, self._names(user), self.her_names if her is None else her)
+        mine = self._names(user)
+        text = R.as_asked_by(text, mine, self._hers(user, mine))
         query = self._vector(text) if text.strip() else None
         now = iso(at) if at is not None else self.now()
         return R.gather(self.db, user, text, session, recent_window, settings or self.recall_settings, now,
@@ -578,6 +581,22 @@ class Memory:
         if user.isalpha() and user.casefold() not in GENERIC_USERS:
             names.append(user)
         return names
+
+    GREETINGS_READ = 2000     # the user's newest messages (and hers) read for whom they greet
+
+    def _hers(self, user: str, mine: list[str]) -> list[str]:
+        """Her names for this user: `her_names`, and the names the user greets her by ("Hey Nate!": see
+        recall.greeted), read again once the log has grown by a tenth since."""
+        newest = self.db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+        held = self._greeted.get(user)
+        if held is None or newest > held[0] * 1.1 + 100 or newest < held[0]:
+            def said(role: str) -> list[str]:
+                return [r[0] for r in self.db.execute(
+                    "SELECT text FROM messages WHERE user = ? AND role = ? ORDER BY id DESC LIMIT ?",
+                    (user, role, self.GREETINGS_READ))]
+            from .recall import greeted
+            held = self._greeted[user] = (newest, greeted(said("user"), said("assistant"), mine))
+        return [*self.her_names, *held[1]]
 
     def prepare(self) -> str:
         """Load the sentence model now, so the first turn that recalls does not wait for it (another thread

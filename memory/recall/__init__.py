@@ -24,10 +24,10 @@ from ..settings import RecallSettings
 from .candidates import Candidate, Seen, add_messages, meanings, parse_time, said_between, window_start
 from .features import decay, expired, expires_at, measure, pinned_sources, relevance, relevant
 from .order import REPEAT, closeness, first_in_time, in_time_order, numbers_of
-from .query import ASKER, STOPWORDS, as_asked_by, asks, fts_query, people_asked, terms
+from .query import ASKER, STOPWORDS, as_asked_by, asks, fts_query, greeted, people_asked, terms
 from .words import WordCounts, by_words
 
-__all__ = ["Recalled", "RecallSettings", "WordCounts", "Gathered", "gather", "rank", "choose", "STOPWORDS", "as_asked_by", "asks", "estimate_tokens",
+__all__ = ["Recalled", "RecallSettings", "WordCounts", "Gathered", "gather", "rank", "choose", "STOPWORDS", "as_asked_by", "asks", "estimate_tokens", "greeted",
            "expires_at", "fts_query", "log", "session_messages", "sessions", "terms"]
 
 if TYPE_CHECKING:

@@ -33,6 +33,10 @@ THEIR_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join([*KIN, *
 # a question about the user, alone or with others ("where are we travelling this spring?")
 ASKER = re.compile(r"(?i)\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b")
 TELLING = 6               # content words from which a question also tells something (see bare)
+# a name the user greets at the start of a message ("Hey Nate!", "Thanks, Jo"): whom they talk to
+GREETED = re.compile(r"^\W*(?i:hey|hi|hello|hiya|yo|thanks|thank you|bye|goodbye|good morning|good night|cheers|wow|"
+                     r"congrats|congratulations|sorry)[ ,]+([A-Z][^\W\d_]+)\b(?!['’])")
+GREETED_AT_LEAST = 3      # greetings that make a name hers (one or two is somebody the user met)
 
 
 def terms(text: str) -> list[str]:
@@ -67,6 +71,28 @@ def as_asked_by(text: str, names: list[str], hers: list[str] = ()) -> str:
         text = re.sub(rf"(?i)\b{re.escape(name)}['’]s\b", own, text)
         text = re.sub(rf"(?i)\b{re.escape(name)}\b", who, text)
     return text
+
+
+def greeted(own: Iterable[str], hers: Iterable[str], mine: Iterable[str] = ()) -> list[str]:
+    """Whom the user talks to, by the names they greet at the start of their messages (`own`): "Hey Nate!" in
+    Joanna's messages. A name counts from GREETED_AT_LEAST greetings, when it is not the user's (`mine`) and her
+    messages (`hers`) say it in fewer than a quarter as many: "Hey Mark, I'll be late" dictated three times,
+    with her "I'll send that to Mark", is somebody else."""
+    counts: dict[str, int] = {}
+    for text in own:
+        found = GREETED.match(text)
+        if found:
+            counts[found[1]] = counts.get(found[1], 0) + 1
+    skip = {n.casefold() for n in mine}
+    names = [n for n, count in counts.items() if count >= GREETED_AT_LEAST and n.casefold() not in skip]
+    if not names:
+        return []
+    said = {n: re.compile(rf"\b{n}\b") for n in names}
+    by_her = dict.fromkeys(names, 0)
+    for text in hers:
+        for n in names:
+            by_her[n] += bool(said[n].search(text))
+    return [n for n in names if 4 * by_her[n] < counts[n]]
 
 
 def stems(words: Iterable[str]) -> frozenset[str]:
