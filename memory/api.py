@@ -590,9 +590,9 @@ class Memory:
         newest = self.db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
         held = self._greeted.get(user)
         if held is None or newest > held[0] * 1.1 + 100 or newest < held[0]:
-            def said(role: str) -> list[str]:
+            def said(role: str) -> list[str]:     # newest first by rowid (the user index would sort them all)
                 return [r[0] for r in self.db.execute(
-                    "SELECT text FROM messages WHERE user = ? AND role = ? ORDER BY id DESC LIMIT ?",
+                    "SELECT text FROM messages WHERE +user = ? AND role = ? ORDER BY id DESC LIMIT ?",
                     (user, role, self.GREETINGS_READ))]
             from .recall import greeted
             held = self._greeted[user] = (newest, greeted(said("user"), said("assistant"), mine))
