@@ -128,3 +128,4 @@ def test_whom_a_user_greets_is_her_unless_she_names_them_too():
     assert greeted(["Hey Mark, I'll be late"] * 3, ["I'll send that to Mark"] * 3) == []   # dictated to someone
     assert greeted(["Hey Nate", "Hey Nate"], []) == []                                     # twice: not yet
     assert greeted(["Hi GLaDOS", "Thanks GLaDOS!", "Bye GLaDOS"], [], mine=["GLaDOS"]) == []  # the user's own name
+    assert greeted(["Thanks Mum, love you"] * 3, []) == []     # a word for one of their people: "my mum" stays their mum

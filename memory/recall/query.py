@@ -57,7 +57,7 @@ def asks(text: str) -> float:
     return sum(1 for piece in found if QUESTION.match(piece)) / max(1, len(found))
 
 
-def as_asked_by(text: str, names: list[str], hers: list[str] = ()) -> str:
+def as_asked_by(text: str, names: list[str], hers: Iterable[str] = ()) -> str:
     """The user's own name in a question means the user: "When did Melanie run a race?" asked by
     Melanie -> "When did I run a race?" ("Melanie's" -> "my"); so does "the user" ("the user's" -> "my").
     Her name (`hers`: whom the user talks to) means her: "What did GLaDOS say about peanuts?" -> "What did
@@ -75,16 +75,18 @@ def as_asked_by(text: str, names: list[str], hers: list[str] = ()) -> str:
 
 def greeted(own: Iterable[str], hers: Iterable[str], mine: Iterable[str] = ()) -> list[str]:
     """Whom the user talks to, by the names they greet at the start of their messages (`own`): "Hey Nate!" in
-    Joanna's messages. A name counts from GREETED_AT_LEAST greetings, when it is not the user's (`mine`) and her
-    messages (`hers`) say it in fewer than a quarter as many: "Hey Mark, I'll be late" dictated three times,
-    with her "I'll send that to Mark", is somebody else."""
+    Joanna's messages. A name counts from GREETED_AT_LEAST greetings, when it is not the user's (`mine`), not a
+    word for one of their people ("Thanks Mum": see person), and her messages (`hers`) say it in fewer than a
+    quarter as many: "Hey Mark, I'll be late" dictated three times, with her "I'll send that to Mark", is
+    somebody else."""
     counts: dict[str, int] = {}
     for text in own:
         found = GREETED.match(text)
         if found:
             counts[found[1]] = counts.get(found[1], 0) + 1
     skip = {n.casefold() for n in mine}
-    names = [n for n, count in counts.items() if count >= GREETED_AT_LEAST and n.casefold() not in skip]
+    names = [n for n, count in counts.items()
+             if count >= GREETED_AT_LEAST and n.casefold() not in skip and person(n) is None]
     if not names:
         return []
     said = {n: re.compile(rf"\b{n}\b") for n in names}
