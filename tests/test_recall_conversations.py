@@ -129,3 +129,5 @@ def test_whom_a_user_greets_is_her_unless_she_names_them_too():
     assert greeted(["Hey Nate", "Hey Nate"], []) == []                                     # twice: not yet
     assert greeted(["Hi GLaDOS", "Thanks GLaDOS!", "Bye GLaDOS"], [], mine=["GLaDOS"]) == []  # the user's own name
     assert greeted(["Thanks Mum, love you"] * 3, []) == []     # a word for one of their people: "my mum" stays their mum
+    assert greeted(["Hi There!"] * 3, []) == []                  # a stopword
+    assert greeted(["Thanks Again!"] * 3, ["Try again.", "Again, no.", "again?"]) == []    # a word she uses

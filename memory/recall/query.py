@@ -76,20 +76,20 @@ def as_asked_by(text: str, names: list[str], hers: Iterable[str] = ()) -> str:
 def greeted(own: Iterable[str], hers: Iterable[str], mine: Iterable[str] = ()) -> list[str]:
     """Whom the user talks to, by the names they greet at the start of their messages (`own`): "Hey Nate!" in
     Joanna's messages. A name counts from GREETED_AT_LEAST greetings, when it is not the user's (`mine`), not a
-    word for one of their people ("Thanks Mum": see person), and her messages (`hers`) say it in fewer than a
-    quarter as many: "Hey Mark, I'll be late" dictated three times, with her "I'll send that to Mark", is
-    somebody else."""
+    stopword ("Hi There") or a word for one of their people ("Thanks Mum": see person), and her messages
+    (`hers`) say it, in any case, in fewer than a quarter as many: "Hey Mark, I'll be late" dictated three
+    times, with her "I'll send that to Mark", is somebody else, and "Thanks Again" is a word she uses."""
     counts: dict[str, int] = {}
     for text in own:
         found = GREETED.match(text)
         if found:
             counts[found[1]] = counts.get(found[1], 0) + 1
     skip = {n.casefold() for n in mine}
-    names = [n for n, count in counts.items()
-             if count >= GREETED_AT_LEAST and n.casefold() not in skip and person(n) is None]
+    names = [n for n, count in counts.items() if count >= GREETED_AT_LEAST and n.casefold() not in skip
+             and n.casefold() not in STOPWORDS and person(n) is None]
     if not names:
         return []
-    said = {n: re.compile(rf"\b{n}\b") for n in names}
+    said = {n: re.compile(rf"(?i)\b{n}\b") for n in names}     # "again", "everyone": she says them too
     by_her = dict.fromkeys(names, 0)
     for text in hers:
         for n in names:
