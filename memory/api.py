@@ -587,7 +587,8 @@ class Memory:
     def _hers(self, user: str, mine: list[str]) -> list[str]:
         """Her names for this user: `her_names`, and the names the user greets her by ("Hey Nate!": see
         recall.greeted), read again once the log has grown by a tenth since."""
-        newest = self.db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+        from .messages import newest_id
+        newest = newest_id(self.db)
         held = self._greeted.get(user)
         if held is None or newest > held[0] * 1.1 + 100 or newest < held[0]:
             def said(role: str) -> list[str]:     # newest first by rowid (the user index would sort them all)
@@ -619,6 +620,7 @@ class Memory:
             return 0
         import numpy as np
 
+        from . import messages as M
         from .embed import answered, encode_messages
         total = self.pending(user) if progress else 0
         # Messages up to the watermark all have vectors, unless some were deleted since (a forget
@@ -627,7 +629,7 @@ class Memory:
         rows = rows[0] if rows else 0
         after = self._indexed.get(user, (0, 0))
         after = after[0] if rows >= after[1] else 0
-        newest = self.db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+        newest = M.newest_id(self.db)
         done = 0
         while limit is None or done < limit:
             batch = self._index.missing(self.db, user, INDEX_BATCH if limit is None else min(INDEX_BATCH, limit - done), after)

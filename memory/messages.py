@@ -55,6 +55,11 @@ def log(db: sqlite3.Connection, user: str, session: str, role: str, text: str, n
     return int(cur.lastrowid)
 
 
+def newest_id(db: sqlite3.Connection) -> int:
+    """The newest message's id, any user's (0: none yet): how far the log has grown."""
+    return db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+
+
 def session_messages(db: sqlite3.Connection, user: str, session: str, limit: int = 1000) -> list[sqlite3.Row]:
     rows = db.execute("SELECT * FROM messages WHERE user = ? AND session = ? ORDER BY id DESC LIMIT ?",
                       (user, session, limit)).fetchall()

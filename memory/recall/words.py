@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sqlite3
 
-from ..messages import following
+from ..messages import following, newest_id
 from .candidates import Candidate, Seen, STILL_TRUE, add_messages
 from .query import fts_query
 
@@ -55,10 +55,6 @@ def scored_words(db: sqlite3.Connection, words: list[str], budget: int = MAX_SCO
         kept.append(w)
         total += counts[w]
     return kept, total, counts
-
-
-def newest_id(db: sqlite3.Connection) -> int:
-    return db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
 
 
 def full_match(db: sqlite3.Connection, words: list[str], counts: dict[str, int], newest: int) -> float:
