@@ -1,0 +1,163 @@
+"""Real user turns from LongMemEval's chats: the sample the miner is labelled and scored on.
+
+    .venv/bin/python bench/real_turns.py sample OUT.jsonl     # the turns to label, with their text (keep out of the project)
+    .venv/bin/python bench/real_turns.py score                # the miner on the labelled dev part
+    .venv/bin/python bench/real_turns.py score --split held   # the held-out part (report it; never tune on it)
+    .venv/bin/python bench/real_turns.py score --misses       # and every turn that scored wrong
+
+The turns are read at run time from `../shared/data/longmemeval/` (MIT; never copied). The labels
+(`bench/real_turns_labels.json`) name a turn by question, session and turn index plus the sha1 of its
+text, and hold only the keys and short values a careful assistant would keep from that one message.
+Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
+histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
+as whole words). Dangerous: a stored identity or health fact that no label of that turn backs.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.mining_dev import same  # noqa: E402
+from memory.parsing import parse  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "longmemeval"
+LABELS = Path(__file__).resolve().parent / "real_turns_labels.json"
+# Identity and health: a wrong value here misleads every later answer (DESIGN.md's pinned keys and who the user is).
+DANGEROUS_KEYS = frozenset({"name", "location", "hometown", "employer", "job", "diet", "birthday", "age", "partner",
+                            "allergy", "medical"})
+
+
+@dataclass(frozen=True)
+class Turn:
+    id: str          # "question_id:session_id:turn_index"
+    text: str
+
+    @property
+    def sha1(self) -> str:
+        return hashlib.sha1(self.text.encode()).hexdigest()
+
+    @property
+    def split(self) -> str:
+        """dev or held: fixed by the text, so a turn repeated in two histories is in one half only."""
+        return "held" if int(self.sha1[:8], 16) % 2 else "dev"
+
+
+def turns(data: Path = DATA) -> dict[str, Turn]:
+    """Every distinct user turn of every history, by id (the first place its text appears)."""
+    seen: dict[str, Turn] = {}
+    for path in sorted(data.glob("*.json.gz")):
+        item = json.loads(gzip.open(path).read())
+        for sid, session in zip(item["haystack_session_ids"], item["haystack_sessions"]):
+            for i, turn in enumerate(session):
+                if turn["role"] == "user" and turn["content"] not in seen:
+                    seen[turn["content"]] = Turn(f"{item['question_id']}:{sid}:{i}", turn["content"])
+    return {t.id: t for t in seen.values()}
+
+
+def mined(text: str) -> list[tuple[str, str]]:
+    """What the miner would store from this one message: the asserted (key, value) pairs."""
+    return [(c.key, c.value) for c in parse(text).changes
+            if c.op in ("assert", "correct") and c.key and c.value]
+
+
+def sample(n_random: int, n_fired: int, seed: int = 70) -> list[Turn]:
+    """n_random turns at random and n_fired among those where today's miner stores something."""
+    everything = sorted(turns().values(), key=lambda t: t.id)
+    rng = random.Random(seed)
+    chosen = rng.sample(everything, n_random)
+    taken = {t.id for t in chosen}
+    fired = [t for t in everything if t.id not in taken and mined(t.text)]
+    return chosen + rng.sample(fired, n_fired)
+
+
+@dataclass
+class Score:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    dangerous: int = 0
+    turns: int = 0
+    misses: list[tuple[str, list, list]] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def score(split: str, labels_path: Path = LABELS) -> Score:
+    labels = json.loads(labels_path.read_text())
+    by_id = turns()
+    total = Score()
+    for label in labels:
+        turn = by_id.get(label["id"])
+        if turn is None or turn.sha1 != label["sha1"]:
+            raise SystemExit(f"turn {label['id']} is not in {DATA} as labelled; is the data folder the one the README names?")
+        if split != "all" and turn.split != split:
+            continue
+        total.turns += 1
+        got = mined(turn.text)
+        want = [tuple(f) for f in label["facts"]]
+        unmatched = list(got)
+        missed = []
+        for key, value in want:
+            hit = next((g for g in unmatched if g[0] == key and same(g[1], value)), None)
+            if hit:
+                unmatched.remove(hit)
+                total.tp += 1
+            else:
+                missed.append((key, value))
+                total.fn += 1
+        total.fp += len(unmatched)
+        total.dangerous += sum(1 for key, _ in unmatched if key in DANGEROUS_KEYS
+                               and not any(k == key for k, _ in want))
+        if missed or unmatched:
+            total.misses.append((turn.id, missed, unmatched))
+    return total
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("sample")
+    s.add_argument("out", type=Path)
+    s.add_argument("--random", type=int, default=210)
+    s.add_argument("--fired", type=int, default=210)
+    c = sub.add_parser("score")
+    c.add_argument("--split", choices=("dev", "held", "all"), default="dev")
+    c.add_argument("--misses", action="store_true")
+    c.add_argument("--labels", type=Path, default=LABELS)
+    args = ap.parse_args()
+    if args.cmd == "sample":
+        with args.out.open("w") as out:
+            for i, t in enumerate(sample(args.random, args.fired)):
+                out.write(json.dumps({"n": i, "id": t.id, "sha1": t.sha1, "split": t.split,
+                                      "why": "random" if i < args.random else "fired", "text": t.text}) + "\n")
+        return
+    result = score(args.split, args.labels)
+    if args.misses:
+        by_id = turns()
+        for tid, missed, extra in result.misses:
+            print(f"--- {tid}\n{by_id[tid].text[:400]}\n  missed: {missed}\n  extra:  {extra}")
+    print(f"{args.split}: {result.turns} turns  precision {result.precision:.2f}  recall {result.recall:.2f}  "
+          f"F1 {result.f1:.2f}  stored {result.tp + result.fp}  dangerous {result.dangerous}")
+
+
+if __name__ == "__main__":
+    main()
