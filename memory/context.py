@@ -1,4 +1,4 @@
-"""The memory block for the system prompt: pinned facts always, then newest facts, then summaries.
+"""The memory block for the system prompt: pinned facts always, then who the user is, then newest facts, then summaries.
 
 Token budget: estimated at about four characters per token (`messages.estimate_tokens`), which
 over-counts slightly for English, so a block that fits the estimate fits the model.
@@ -32,6 +32,9 @@ def fact_line(fact: Fact, max_chars: int) -> str:
     return f"- {label}: {quote(fact.value, max_chars)}{mark}"
 
 
+# Who the user is and lives with: in the block before tastes and notes, whatever their age.
+IDENTITY = frozenset({"name", "location", "hometown", "employer", "job", "partner", "age", "birthday", "pet", "language"})
+
 PRIVATE = "(private)"
 
 
@@ -55,7 +58,8 @@ def render(facts: list[Fact], summaries: list[tuple[str, str, tuple[Since, ...]]
     summaries = [(day, hide(text, private), changed) for day, text, changed in summaries]
     safe = [f for f in facts if f.pinned and not f.user_pinned]
     chosen = sorted((f for f in facts if f.user_pinned), key=lambda f: f.asserted_at)
-    others = sorted((f for f in facts if not f.pinned), key=lambda f: f.asserted_at, reverse=True)
+    # who the user is before what they like: identity keys first, each part newest first
+    others = sorted((f for f in facts if not f.pinned), key=lambda f: (f.key in IDENTITY, f.asserted_at), reverse=True)
     lines = [fact_line(f, max_value_chars) for f in safe]
     used = sum(estimate_tokens(line) for line in lines) + estimate_tokens(FACTS_HEADER)
     dropped = 0

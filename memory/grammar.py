@@ -33,7 +33,8 @@ NOTE_TRIGGERS = [
     r"(?:please )?note(?: that)?(?=[\s:,-])", r"take (?:a )?note(?: that| of)?",
     r"(?:please )?make a (?:mental )?note(?: that| of)?", r"mental note",
     r"(?:please )?save (?:a |this |that )?note(?: that)?", r"save (?:this|that)(?=[\s:,-])",
-    r"(?:please )?jot (?:this |that |it )?down(?: that)?", r"(?:please )?write (?:this |that |it )?down(?: that)?",
+    r"(?:please )?jot (?:this|that|it) down(?: that)?", r"(?:please )?write (?:this|that|it) down(?: that)?",
+    r"(?:please )?(?:jot|write) down that",     # "write down a checklist for ..." asks her to write one
     r"(?:please )?(?:memorize|memorise)(?: that| this)?", r"commit (?:this |that |it )?to memory(?: that)?",
     r"(?:please )?(?:store|record|log)(?: that| this)(?=[\s:,-])", r"add (?:this |that |it )?to (?:your )?memory(?: that)?",
     r"put (?:this|that|it) in (?:your )?memory(?: that)?", r"keep a note(?: that| of)?",
@@ -54,7 +55,11 @@ PIN = re.compile(rf"^{LEAD}(?:(?:please|can you|could you|would you|will you|jus
                  r"(?:pin (?:that|this|it)(?: down)?|keep (?:that|this|it) pinned|"
                  r"always keep (?:that|this|it) in mind|remember (?:that|this|it) (?:always|forever|for good))"
                  r"(?:,?\s*(?:please|thanks|glados))*[\s.!]*$", F)
-REMEMBER_NOT_A_NOTE = re.compile(r"^(?:when|how|what|where|who|why|me|us|the time|that time|it|him|her)\b", F)
+REMEMBER_NOT_A_NOTE = re.compile(r"^(?:when|how|what|where|who|why|me|us|the time|that time|it|him|her|them|those|these)\b", F)
+# Without "that", what follows is not something to keep: "remember to roast them", "remember, you can always ...",
+# "don't forget to ask" advise the listener; "i remember getting a discount" recalls.
+ADVICE = re.compile(r"^(?:to\s+\w+|you\b|your\b|\w+ing\b)", F)
+RECALLING = re.compile(r"\bi\s+(?:\w+\s+)?(?:remember|recall)\s*$", F)
 
 FORGET = re.compile(
     rf"^{LEAD}(?:(?:please|can you|could you|would you|will you|i want you to|i need you to|you can|"
@@ -107,6 +112,8 @@ def note(sentence: str) -> tuple[Command, list[Change]] | None:
                   m["v"].strip(" \t\"'“”"), flags=F)
     body = re.sub(r"^(?:that|this|:)\s+", "", body, flags=F)
     if REMEMBER_NOT_A_NOTE.match(body) or len(body) < 3 or body.lower() in NON_VALUES:
+        return None
+    if not said_that and (ADVICE.match(body) or RECALLING.search(sentence[:m.start("v")].rstrip(" ,:-"))):
         return None
     inner = mine_statements(body)
     pinned = bool(FOR_GOOD.search(sentence[:m.start("v")]))

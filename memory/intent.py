@@ -1,11 +1,25 @@
 """What a sentence means, as typed values: the result of `memory.parse`, one per turn."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 Op = Literal["assert", "retract", "forget", "correct"]
 CommandKind = Literal["remember", "forget", "list", "why", "wake_word", "ask", "pin"]
+
+
+Verb = Literal["tells", "asks"]
+Object = Literal["thing", "definite", "hers", "wish", "fragment"]
+
+
+@dataclass(frozen=True)
+class Said:
+    """How a taste was said (memory.rules.stance reads it): `verb` tells ("I love", "I'm a fan of") or asks
+    ("I'm interested in"); `object` is a thing, a definite thing ("the beach": general, or the one in view),
+    something of hers (her suggestion, a thing pointed at), a wish (an activity to start: "trying", "learning
+    more about") or a fragment of a clause."""
+    verb: Verb
+    object: Object
 
 
 @dataclass(frozen=True)
@@ -19,6 +33,7 @@ class Change:
     key: str | None
     value: str | None = None
     old: str | None = None
+    said: Said | None = field(default=None, compare=False)    # how a taste was said, for stance.lasting
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,8 @@ def gerund(phrase: str) -> str:
 NOT_JOBS = set("""lover fan member user person people mother father mom mum dad brother sister daughter son wife
 husband partner parent leader winner loser beginner believer follower foreigner stranger survivor dreamer
 thinker talker listener sleeper eater drinker smoker worrier sinner liar riser owner customer voter supporter
-passenger newcomer outsider insider introvert extrovert neighbor neighbour number corner monster other
+passenger newcomer outsider insider hiker reader gamer runner cyclist traveler traveller learner player
+shopper buyer introvert extrovert neighbor neighbour number corner monster other
 summer winter water paper letter matter sucker tiger danger cancer weather flower tower computer sticker
 character disaster hamster killer joker gambler procrastinator perfectionist optimist pessimist realist
 romantic vegetarian pescatarian libertarian humanitarian christian guardian veteran grandmother grandfather
@@ -288,6 +289,9 @@ atheist racist pacifist minimalist idealist environmentalist activist humanist n
 # "i'm not a nurse", "i'm a big fan", "i'm an avid reader", "a native dutch speaker": not a job.
 NOT_JOB_OPENERS = set("""not no never married engaged dating bit little lot huge big good bad great avid keen
 passionate enthusiastic massive true total real die-hard diehard lifelong native fellow proud""".split())
+PREPOSITIONS = set("in at on of with for from by to into onto about near over under after before".split())
+# A degree word says how well or how much, so the noun is a trait: "a pretty cautious driver", "a very good cook".
+DEGREE = set("pretty very quite rather fairly really so too somewhat extremely super terribly decent".split())
 AGENT_NOUN = re.compile(r"(?:er|or|ist|ician|arian|eer|man|woman|smith|wright|grapher|ologist|ess)$", F)
 # after a word in -ing, these start the verb's object, not an occupation: "seeing a therapist", "seeing
 # dr okafor", "helping my teacher" (but "marketing manager", "nursing assistant" are jobs)
@@ -299,14 +303,18 @@ def as_occupation(phrase: str) -> str | None:
     a known one, or an agent noun ("locksmith", "beekeeper") that is not a person or a trait."""
     phrase = ARTICLE.sub("", trim(phrase)).strip()
     words = phrase.lower().split()
-    if not words or len(words) > 4 or words[0] in NOT_JOB_OPENERS:
-        return None
+    if not words or len(words) > 4 or words[0] in NOT_JOB_OPENERS or DEGREE & set(words[:-1]) \
+            or words[0] in PREPOSITIONS or "to" in words:
+        return None     # "in the city center", "determined to get better": a state or a place, not a trade
     if len(words) > 1 and words[0].endswith("ing") and words[1] in OBJECT_OPENERS:
         return None
     if len(words) > 1 and words[-1] in ("major", "minor"):
         return " ".join(words[:-1]) + " student"      # "an economics major" studies economics
     head = words[-1]
-    if head in OCCUPATIONS or head in OCCUPATION_PLURAL:
+    known = head in OCCUPATIONS or head in OCCUPATION_PLURAL
+    if words[0].endswith("ed") and not known:
+        return None     # "interested in fitness", "determined": a state of mind ("a registered nurse" is known)
+    if known:
         return phrase.lower()
     if head in NOT_JOBS or head in NOT_NAMES or len(head) < 5 or not AGENT_NOUN.search(head) \
             or not re.fullmatch(r"[a-z-]+", head):
@@ -329,6 +337,9 @@ def as_place(value: str) -> str | None:
     value = trim(value)
     if NOT_PLACES.match(value) or re.match(r"(?:this|that|these|those|here|there|my|your|his|her|our|their)\b", value, flags=F):
         return None
+    if re.match(r"(?:on|in|at|by|since|from|for)\s", value, flags=F) or re.fullmatch(
+            r"the\s+(?:city cent(?:er|re)|downtown(?: area)?|cent(?:er|re)|area|neighbou?rhood|outskirts)", value, flags=F):
+        return None     # "on March 15th" says when; "the city center" says where only to one who knows which city
     inner = re.search(r"^(?:a|an|the)\s.*?\b(?:in|near|outside|of|called|named)\s+(.+)$", value, flags=F)
     if inner:
         value = trim(inner.group(1))
@@ -349,6 +360,8 @@ def as_org(value: str) -> str | None:
         return None
     if value.lower() in NON_VALUES | {"home", "myself", "a living", "free", "fun", "money"}:
         return None
+    if re.match(r"an?\s+\d", value, flags=F):
+        return None     # "a job with a 45-minute commute": not who employs the user
     value = re.sub(r"^the\s+", "", value, flags=F)
     return titled(value) if not value.lower().startswith(("a ", "an ")) else value
 

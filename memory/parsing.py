@@ -12,6 +12,7 @@ from .intent import Change, Command, Parsed
 from .lexicon import HAS_LETTER, SENTENCE_SPLIT, normalise
 from .text import clean
 from .rules import last_animal, mine_statements
+from .rules.stance import asks_her, lasting, pasted
 
 
 def _sentence(sentence: str, mentioned: str | None) -> tuple[Command | None, list[Change]]:
@@ -77,10 +78,11 @@ def _base(verb: str) -> str:
 
 def parse(text: str) -> Parsed:
     """What `text` means: its storable form, the fact changes in order (no duplicates), and the
-    first memory command in it, if any."""
+    first memory command in it, if any. Pasted text (an email to edit, her answer quoted back) means
+    nothing about the user; a taste is kept only as a lasting one (rules.stance)."""
     stored = clean(text)
     text = normalise(stored)
-    if not text or not HAS_LETTER.search(text):
+    if not text or not HAS_LETTER.search(text) or pasted(text):
         return Parsed(stored)
     command: Command | None = None
     changes: list[Change] = []
@@ -89,7 +91,8 @@ def parse(text: str) -> Parsed:
     for i, sentence in enumerate(sentences):
         found, said = _sentence(sentence, mentioned)
         command = command or found
-        changes += [c for c in said if c not in changes]
+        asks = any(asks_her(s) for s in sentences[i:])     # what follows a taste tells a request from a taste
+        changes += [c for c in said if c not in changes and (c.said is None or lasting(c.said, asks))]
         if i + 1 < len(sentences):
             mentioned = last_animal(sentence) or mentioned
     return Parsed(stored, tuple(changes), command)

@@ -1,6 +1,7 @@
 """What the memory's reads hand out: small frozen records, never database rows."""
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date
@@ -9,6 +10,10 @@ from typing import Literal
 from .dates import say_day
 
 Role = Literal["user", "assistant"]
+
+
+# Sentence ends inside a message (an excerpt keeps whole sentences).
+SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass(frozen=True)
@@ -92,15 +97,27 @@ class Recalled:
     focus: str | None = None   # the sentence of it that answers the query best, when one did (see meanings)
 
     def excerpt(self, max_chars: int) -> str:
-        """Its text on one line, at most max_chars: the start, and when the sentence that answers the query
-        lies beyond that, the sentence after an ellipsis ("That's a great list! I think I'll go with the
-        hike … I now lead a team of five engineers"), so a value said in passing reaches whoever reads it."""
+        """Its text on one line, at most max_chars: whole when it fits; else the sentence that answers the query
+        with the sentences around it that fit, nearest first ("… I now lead a team of five engineers, and I
+        love it …"), so a value said in passing reaches whoever reads it; with no such sentence, the start."""
         text = " ".join(self.text.split())
         if len(text) <= max_chars:
             return text
         focus = " ".join(self.focus.split()) if self.focus else ""
-        at = text.find(focus)
-        if not focus or (0 <= at and at + len(focus) <= max_chars):
+        sentences = SENTENCES.split(text)
+        at = next((i for i, s in enumerate(sentences) if focus and (focus in s or s in focus)), None)
+        if at is None:
             return text[:max_chars]
-        focus = focus[:max_chars * 2 // 3]
-        return f"{text[:max_chars - len(focus) - 3].rstrip()} … {focus}"
+        lo = hi = at
+        size = len(sentences[at])
+        while True:      # grow by whole sentences, the one before first ("what it needs around it"), then after
+            grew = False
+            for j in (lo - 1, hi + 1):
+                if 0 <= j < len(sentences) and size + len(sentences[j]) + 1 <= max_chars - 4:
+                    size += len(sentences[j]) + 1
+                    lo, hi = min(lo, j), max(hi, j)
+                    grew = True
+            if not grew:
+                break
+        window = " ".join(sentences[lo:hi + 1])[:max_chars - 4]
+        return f"{'… ' if lo else ''}{window}{' …' if hi < len(sentences) - 1 else ''}"

@@ -180,7 +180,9 @@ def assemble(persona: PersonaConfig, budget: BudgetConfig, memory_block: str, re
     system = build_system_prompt(persona_text(persona, budget.system), memory_block)
     messages = [{"role": "system", "content": system}]
     messages += [{"role": t.role, "content": t.text} for t in fit_history(history, budget, user_text)]
-    note, used = recall_note(recalled, budget.recall)
+    # one budget for what memory adds: the room the block leaves is recall's (the request's size is unchanged)
+    room = budget.recall + max(0, budget.memory - estimate_tokens(memory_block))
+    note, used = recall_note(recalled, room)
     if earlier and len(messages) > 1:
         messages[1] = {"role": "user", "content": f"{earlier}\n\n{ASKED}\n{messages[1]['content']}"}
         earlier = ""

@@ -158,10 +158,14 @@ def _job_activity(m):
 @rule(rf"(?:i (?:(?:{NOW}) )*work as|{IM} (?:(?:{NOW}) )*working as|my (?:job|occupation|profession|job title|title|role) is|"
       rf"{IM} (?:(?:{NOW}|a|an|by profession) )*)\s*(?:an? )?(?P<v>.+?)(?:\s+(?P<prep>at|for|with) (?P<org>.+))?$")
 def _job(m):
+    if re.match(r"\w+ing\b", m["v"], flags=F) and not re.search(r"\ban?\s+$", m.string[:m.start("v")], flags=F):
+        return []   # "i'm building models", "i'm trying to get better": what one is doing, not what one is
     job = as_occupation(m["v"])
     if not job:
         return []
     org = m["org"]
+    if org and m["prep"].lower() == "with" and not re.match(r"(?:the\s+)?\p{Lu}", org.strip()):
+        org = None   # "a designer with experience in X": what comes with the job, not who employs it
     if org and m["prep"].lower() == "for" and re.fullmatch(r"(?:\p{Ll}+ )*\p{Ll}+s", org.strip(" .!")):
         org = None   # "a hair stylist for dogs" serves dogs, it is not employed by them
     return [Change("assert", "job", job)] + each("assert", "employer", [as_org(org) if org else None])

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import regex as re
 
-from ..intent import Change
+from ..intent import Change, Said, Verb
 from ..lexicon import (
     COUNT, F, IM, IVE, LANGUAGES, LIST_STOP, NON_VALUES, NOW, PETS, gerund, match_start, split_items, titled,
     trim, word_count_ok,
 )
 from .registry import each, rule
+from .stance import object_form
 
 
 # --- favourites ------------------------------------------------------------------------------
@@ -151,7 +152,7 @@ def _dislikes_retract(m):
 @rule(rf"i {INTENSIFIER}{HATE_VERBS} (?P<v>.+)|i {NOT_LIKE} (?P<w>.+)|"
       rf"{IM} (?:really )?not (?:a (?:big |huge )?fan of|into|keen on) (?P<x>.+)")
 def _dislikes(m):
-    return each("assert", "dislikes", _like_values(m["v"] or m["w"] or m["x"]))
+    return _tastes("dislikes", "tells", m["v"] or m["w"] or m["x"])
 
 
 # "i like jazz and hiking", "i really love spicy food", "i'm a big fan of chess", "i'm into climbing"
@@ -162,7 +163,21 @@ def _dislikes(m):
       r"|my (?:(?:favou?rite|main|only|biggest) )?(?:hobby is|hobbies are|hobbies include|passion is|passions are) (?P<y>.+)")
 def _likes(m):
     preferred = re.sub(r"\s+(?:to|over|rather than|more than|instead of|than)\s+.*$", "", m["x"] or "", flags=F)
-    return each("assert", "likes", _like_values(m["v"] or m["w"] or preferred or m["y"]))
+    # "interested in" asks; "prefer" chooses for the matter at hand: both tell a taste only when nothing is asked
+    asks = (m["w"] is not None and re.search(r"interested in\s*$", m.string[:m.start("w")], flags=F)) or m["x"]
+    return _tastes("likes", "asks" if asks else "tells", m["v"] or m["w"] or preferred or m["y"])
+
+
+def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
+    """One change per liked thing, each with how it was said (stance.lasting decides with the rest of
+    the message): the whole object's form ("the ideas, especially X": pointed) or the value's own."""
+    whole = object_form(raw)
+    out = []
+    for value in _like_values(raw):
+        own = object_form(value)
+        form = own if own == "fragment" or whole not in ("hers", "definite", "wish") else whole
+        out.append(Change("assert", key, value, said=Said(verb, form)))
+    return out
 
 
 AGENT_HOBBY = {"reader": "reading", "cyclist": "cycling", "hiker": "hiking", "biker": "biking",

@@ -1,0 +1,115 @@
+"""A taste the user tells, or a reaction, a request or a plan: read from the clause's form, decided once.
+
+"I'm a big fan of jazz" tells; "I like the checklist" reacts to what she made; "I'm interested in the
+Oregon Coast route. Can you tell me more?" asks; "I'm interested in trying linocut printing" plans.
+The rules record how a taste was said (`Said`, on the `Change`), the parse adds what followed it in
+the message, and `lasting` decides. Nothing here lists sentences: the evidence is the verb's kind,
+the object's determiner and head, and whether the user asks her something in the same breath.
+"""
+from __future__ import annotations
+
+import regex as re
+
+from ..intent import Object, Said
+from ..lexicon import F
+
+# The object points at something already in the conversation: her suggestion, her list, a thing just named.
+POINTED = re.compile(r"^(?:this|that|these|those|your|their|its|his|her|such|some of|one of|any of|all of|"
+                     r"both|either|each of|most of|a few of|many of|several of)\b", F)
+# What she offers: a pointed object with one of these heads is hers even with no "you" in it.
+OFFERED = re.compile(r"\b(?:you (?:\w+ )?(?:suggested|mentioned|recommended|provided|described|listed|gave|shared|"
+                     r"proposed|came up with|wrote|made|created|put together|outlined|included)|ideas?|suggestions?|"
+                     r"options?|tips?|recommendations?|list|sound of|look of|idea of|approach|structure|format|"
+                     r"layout|version|draft|plan|style|design|concept|aspects?|features?)\b", F)
+# The start of an activity not yet begun: "trying out", "learning more about", "getting a gift".
+WISH = re.compile(r"^(?:(?:also|really|more|further) )*(?:try|trying|learn|learning|explore|exploring|visit|visiting|"
+                  r"get|getting|find|finding|start|starting|attend|attending|check|checking|see|seeing|know|knowing|"
+                  r"hear|hearing|read|reading more|understand|understanding|pursue|pursuing|buy|buying|take|taking|"
+                  r"go|going|make|making|use|using|join|joining|become|becoming|improve|improving|build|building|"
+                  r"create|creating|develop|developing|apply|applying|discover|discovering|watch|watching|plan|"
+                  r"planning|set|setting|switch|switching|leverage|leveraging|incorporate|incorporating|dive|diving|"
+                  r"look|looking|hike|hiking|volunteer|volunteering|adopt|adopting|grow|growing|add|adding|do|doing)\b", F)
+# A value that is part of a clause, not a noun phrase: it opens with a subordinator, a preposition or
+# a focus word, or closes on a word that needs more after it.
+FRAGMENT_START = re.compile(r"^(?:as|especially|particularly|specifically|mainly|mostly|since|because|which|who|that|"
+                            r"so|of|like|such as|including|but|and|or|if|when|while|than|be it|anywhere|anything|"
+                            r"whatever|how|what|where|why|to|for|with|about|at|in|on|by|from|it|they|we|i|you|"
+                            r"never|not|sometimes|probably|maybe|more|less|just|also|even|still)\b", F)
+# A clause inside the value: "the bokeh effect I get", "the fact that I can watch shows", "the look it has".
+CLAUSE_INSIDE = re.compile(r"\s(?:i|it|they|we|you|he|she)\s+(?!and\b|or\b)\w+|\bfact that\b", F)
+FRAGMENT_END = re.compile(r"\b(?:the|a|an|of|to|and|or|with|for|in|on|at|by|my|your|their|its|his|her|our|that|"
+                          r"which|who|is|are|was|were|be|been)$", F)
+
+
+def object_form(value: str) -> Object:
+    """What a taste's value is, by its own words."""
+    value = value.strip(" \"'“”")
+    if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value) or CLAUSE_INSIDE.search(value):
+        return "fragment"
+    # a name right after the determiner: "the Beatles", "The New Yorker" (not "the balconies in Barcelona")
+    named = bool(re.match(r"\S+\s+\p{Lu}", value))
+    if re.match(r"the\b", value, flags=F) and OFFERED.search(value):
+        return "hers"           # "the ideas", "the sound of The Song of Achilles", "the structure you provided"
+    if POINTED.match(value) and not re.search(r"\p{Lu}", value.split(" ", 1)[-1]):
+        return "hers"           # "those energy balls", "some of the suggestions", "their writing style" (not "her song Toxic")
+    if re.match(r"the\b", value, flags=F) and not named:
+        return "definite"       # "the beach": the general one, or the one in view
+    if OFFERED.search(value) and re.search(r"\byou\b", value, flags=F):
+        return "hers"
+    wish = WISH.match(value)
+    if wish:
+        # "seeing the distribution maps": the gerund's object says whose the thing is
+        rest = object_form(value[wish.end():]) if value[wish.end():].strip() else "wish"
+        return rest if rest in ("hers", "definite") else "wish"
+    return "thing"
+
+
+def lasting(said: Said, request_follows: bool) -> bool:
+    """Whether a taste said this way is a lasting fact about the user.
+
+    A fragment, or a reaction to what is pointed at, never is; "the X" with a request beside it is the one
+    in view. Asking ("interested in") tells a lasting
+    interest only of a plain thing, when nothing is asked of her in the same message: "I'm interested in
+    art, music and the outdoors" is about the user; "I'm interested in God of War. Can you tell me more?" is a
+    request. A telling verb carries a wish as a habit: "I love trying new recipes"."""
+    if said.object in ("fragment", "hers"):
+        return False
+    if said.verb == "asks":
+        return said.object == "thing" and not request_follows
+    # "I like the personalized banner. Any ideas for a restaurant?": the one in view, answered in passing
+    return not (said.object == "definite" and request_follows)
+
+
+# The user asks her for something: a question, or a request in the imperative or the polite form.
+REQUEST = re.compile(r"\?\s*$|^(?:(?:so|and|also|but|now|ok|okay|well|please|hey)[, ]+)*(?:can|could|would|will) you\b|"
+                     r"^(?:(?:so|and|also|but|now|ok|okay|well)[, ]+)*(?:please |just )?(?:tell|give|show|help|recommend|"
+                     r"suggest|provide|share|explain|list|send|find|describe|elaborate|walk me|let me know)\b|"
+                     r"\b(?:any (?:tips|advice|ideas|suggestions|recommendations)|(?:i'?d|i would) (?:like|love) to "
+                     r"(?:know|hear|learn)|i(?:'m| am) (?:wondering|curious)|i was wondering|"
+                     r"i(?:'m| am) (?:(?:also|still|now) )?looking (?:for|to)|i need (?:some |a |help|advice|ideas))\b", F)
+
+
+def asks_her(sentence: str) -> bool:
+    """Whether a sentence asks her for something."""
+    return bool(REQUEST.search(sentence.strip()))
+
+
+# Text the user brought to be worked on, or her own words pasted back: not the user speaking of themself.
+WORK_ON = re.compile(r"\b(?:write|rewrite|re-write|edit|change|proofread|correct|summari[sz]e|translate|paraphrase|"
+                     r"shorten|improve|fix|polish|revise|reword|convert|make corrections to|do the same (?:with|for)|"
+                     r"respond to|reply to|analy[sz]e|review|check)\b[^.?!\n]{0,60}?\b(?:this|these|the following|"
+                     r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
+                     r"summary|resume|cover letter|sentences?)\b", F)
+ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) instructions|(?:act|behave) (?:as|like) "
+                  r"(?:an?|my|the)\b|pretend (?:to be|you are|that you)|you are now (?:an?|my)\b)", F)
+PLACEHOLDER = re.compile(r"\[(?:your|my|his|her|their|the|insert|company|course|professor|job|name|recipient|date|"
+                         r"position|address|city|phone|email)\b[^\]\n]{0,30}\]", F)
+HER_VOICE = re.compile(r"\b(?:feel free to (?:ask|reach out)|i'?m glad (?:i could|i was able to|to) help|"
+                       r"i hope (?:this|these|that|my) (?:\w+ ){0,4}helps?\b|don'?t hesitate to (?:ask|reach out)|"
+                       r"if you have any (?:more |other |further )?questions|happy to help|i'?ll be here to help)", F)
+
+
+def pasted(text: str) -> bool:
+    """Whether a message is text to be worked on (an email to edit, a role to play) or her answer pasted
+    back, rather than the user talking: no fact in it is the user's, and no command in it is theirs."""
+    return any(p.search(text) for p in (WORK_ON, ROLE, PLACEHOLDER, HER_VOICE))
