@@ -6,8 +6,8 @@ through the chat path (`Brain.turn`) at its own date, beside BM25 and cosine fil
     .venv/bin/python bench/answer_reaches.py --keep /tmp/ar   # keep the stores (observed and indexed) for next time
     .venv/bin/python bench/answer_reaches.py --misses         # and each question whose answer did not reach the prompt
 
-For each question whose answer is said in the user's own turns (whole words, case folded) before the question's
-date: every haystack session is one session, each user turn told with `Memory.observe` (the miner runs) and each
+For each question whose answer is said in one of its evidence turns (the user's own, `has_answer`; whole words, case
+folded) before the question's date: every haystack session is one session, each user turn told with `Memory.observe` (the miner runs) and each
 reply logged, with the clock at the turn's time (its session's date plus a minute a turn); the store is indexed as
 `glados memory index` does. Then a new session asks the question as written at `question_date`; a model that records
 its request stands in for Ollama. What the model reads, the question itself taken out, is searched for the answer
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import statistics
 import sys
 import tempfile
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
@@ -138,13 +140,20 @@ def run(files: list[Path], folder: Path, console: Console, misses: bool) -> dict
         item = LME.read(path)
         at = iso(LME.when(item["question_date"]))
         own = [m for m in LME.turns(item) if m["role"] == "user" and m["created_at"] <= at]
-        if item["question_id"].endswith("_abs") or not any(said(item["answer"], m["text"]) for m in own):
+        if item["question_id"].endswith("_abs") or not any(m["answer"] and said(item["answer"], m["text"]) for m in own):
             continue
         console.print(f"answer-reaches {n + 1}/{len(files)} {item['question_id']}", end="\r", markup=False)
-        with tell(item, folder) as memory:
-            text, tokens = asked(memory, item["question"])
+        with tell(item, folder) as kept:
+            # asked in a copy: asking logs the question, and a kept store must not remember being asked
+            kept.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            copy = folder / "asking.db"
+            for old in folder.glob("asking.db*"):
+                old.unlink()
+            shutil.copyfile(kept.path, copy)
+            with Memory(copy, clock=kept.clock, recall_settings=recall_settings(CONFIG)) as memory:
+                text, tokens = asked(memory, item["question"])
             texts = [m["text"] for m in own]
-            model = memory._load_model()
+            model = kept._load_model()
             vectors = LME._whole(model, texts, folder / f"ar-{item['question_id']}-{len(texts)}.npy")
             by_words = L.ranked(L.BM25(texts).scores(item["question"]), len(texts))
             by_meaning = L.ranked(vectors @ model.encode([item["question"]])[0], len(texts))
@@ -188,7 +197,18 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="keep the stores here and reuse them")
     ap.add_argument("--limit", type=int, default=0, help="at most this many files of the split")
     ap.add_argument("--misses", action="store_true")
+    ap.add_argument("--recall-k", type=int, help="memory.recall_k for this run")
+    ap.add_argument("--recall-chars", type=int, help="memory.recall_chars for this run")
+    ap.add_argument("--reply-chars", type=int, help="memory.reply_chars for this run")
+    ap.add_argument("--tokens", type=int, help="what memory may add (budget.memory + budget.recall) for this run")
     args = ap.parse_args()
+    global CONFIG
+    mem, budget = CONFIG.memory, CONFIG.budget
+    mem = replace(mem, **{k: v for k, v in (("recall_k", args.recall_k), ("recall_chars", args.recall_chars),
+                                            ("reply_chars", args.reply_chars)) if v is not None})
+    if args.tokens is not None:
+        budget = replace(budget, memory=min(budget.memory, args.tokens), recall=max(0, args.tokens - budget.memory))
+    CONFIG = replace(CONFIG, memory=mem, budget=budget)
     console = Console()
     files = LME.split(args.split)[: args.limit or None]
     with tempfile.TemporaryDirectory() as tmp:

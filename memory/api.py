@@ -469,7 +469,7 @@ class Memory:
         summaries = [(r["created_at"], r["text"], changes.of(r["text"])) for r in S.newest(self.db, user, max_summaries)]
         newest = max_facts      # the newest facts, and more only while expired ones leave too few
         while True:
-            found = F.for_context(self.db, user, newest)
+            found = F.for_context(self.db, user, newest, ctx.IDENTITY)
             live = [(f, end) for f in found if (end := self._expires_at(f)) is None or now <= end]
             facts = [f for f, _ in live]
             if sum(not f.pinned for f in facts) >= max_facts or sum(not f.pinned for f in found) < newest:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import asdict, dataclass
-
-from typing import Literal
+from typing import Iterable, Literal
 
 import re   # the standard module: storage loads fast; the rules use `regex`
 from functools import cache
@@ -120,13 +119,19 @@ def current(db: sqlite3.Connection, user: str, key: str | None = None) -> list[F
     return [_row_to_fact(r) for r in db.execute(sql + " ORDER BY seq", args)]
 
 
-def for_context(db: sqlite3.Connection, user: str, newest: int) -> list[Fact]:
-    """Every pinned current fact, plus the `newest` other current facts (newest first)."""
+def for_context(db: sqlite3.Connection, user: str, newest: int, first: Iterable[str] = ()) -> list[Fact]:
+    """Every pinned current fact, every current one of the keys in `first`, plus the `newest` other current
+    facts (newest first)."""
     pinned = db.execute("SELECT * FROM facts WHERE user = ? AND pinned = 1 AND valid_to IS NULL ORDER BY seq",
                         (user,)).fetchall()
+    keys = sorted(set(first))
+    marks = ",".join("?" * len(keys))
+    chosen = db.execute(f"SELECT * FROM facts WHERE user = ? AND pinned = 0 AND valid_to IS NULL AND key IN ({marks}) "
+                        "ORDER BY seq DESC", (user, *keys)).fetchall() if keys else []
     others = db.execute("SELECT * FROM facts WHERE user = ? AND pinned = 0 AND valid_to IS NULL "
                         "ORDER BY seq DESC LIMIT ?", (user, max(0, newest))).fetchall()
-    return [_row_to_fact(r) for r in (*pinned, *others)]
+    seen = {r["id"] for r in chosen}
+    return [_row_to_fact(r) for r in (*pinned, *chosen, *(r for r in others if r["id"] not in seen))]
 
 
 def believed_at(db: sqlite3.Connection, user: str, at: str) -> list[Fact]:

@@ -90,6 +90,9 @@ def parse(text: str) -> Parsed:
     sentences = [s.strip() for s in SENTENCE_SPLIT.split(text) if s.strip()]
     for i, sentence in enumerate(sentences):
         found, said = _sentence(sentence, mentioned)
+        if found is not None and found.kind == "remember" and not grammar.FIRST_PERSON.search(found.about) and (
+                len(sentences) > 2 or any(asks_her(s) for j, s in enumerate(sentences) if j != i)):
+            found, said = None, []    # "please note that the audience is managers" inside a task: a constraint on it
         command = command or found
         asks = any(asks_her(s) for s in sentences[i:])     # what follows a taste tells a request from a taste
         changes += [c for c in said if c not in changes and (c.said is None or lasting(c.said, asks))]

@@ -33,7 +33,9 @@ class MemoryConfig:
     context_tokens: Annotated[int, doc("token budget of the memory block (about 4 characters a token)", ge=0, le=100_000)] = 400
     max_value_chars: Annotated[int, doc("a stored value is quoted and cut to this many characters in the prompt", ge=10, le=10_000)] = 200
     max_message_chars: Annotated[int, doc("the longest message stored; a longer one is refused with one line, nothing stored", ge=100, le=1_000_000)] = 20_000
-    recall_k: Annotated[int, doc("earlier messages recalled into a request; 0: recall off", ge=0, le=50)] = 3
+    recall_k: Annotated[int, doc("earlier messages recalled into a request, as many as fit the room the memory block leaves (budget.memory + budget.recall); 0: recall off", ge=0, le=50)] = 12
+    recall_chars: Annotated[int, doc("a recalled message is cut to this many characters: the sentence that answers and those around it", ge=40, le=10_000)] = 450
+    reply_chars: Annotated[int, doc("her reply beside a recalled message of yours, cut to this many characters; 0: left out (her own messages are recalled on their own)", ge=0, le=10_000)] = 0
     recall_candidates: Annotated[int, doc("per recall, the best this many by words and by meaning are ranked", ge=1, le=10_000)] = 30
     recent_window: Annotated[int, doc("most messages of this session sent as history, never recalled (env MEMORY_WINDOW); when full, the window keeps its newest quarter and the rest joins the running note", ge=0, le=10_000)] = 12
     busy_timeout_ms: Annotated[int, doc("ms a write waits for another process holding the database", ge=0, le=600_000)] = 5000

@@ -87,7 +87,9 @@ class Proxy:
                 return brain, noted, None, answer.text
         self.last[user] = (session, text, request.carried)
         block, recalled = brain.recall_for(text, session, request.carried)
-        note, _used = prompt.recall_note(recalled, self.config.budget.recall)
+        mem = self.config.memory
+        note, _used = prompt.recall_note(recalled, prompt.recall_room(self.config.budget, block), mem.recall_chars,
+                                         mem.reply_chars)
         self.in_flight[user] = self.in_flight.get(user, 0) + 1     # until finish(): the session stays open
         body = formats.with_memory(request, build_system_prompt("", block).strip(), self.num_ctx, note)
         return brain, noted, body, ""

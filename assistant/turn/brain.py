@@ -315,7 +315,9 @@ class Brain:
         history = prompt.fit_history(recent, budget, text)
         block, recalled = self.recall_for(text, session, carried=len(history))
         recalled = [r for r in recalled if not compaction.quotes(earlier, r.text)]     # each thing once
-        messages, used = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier)
+        mem = self.config.memory
+        messages, used = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier,
+                                         mem.recall_chars, mem.reply_chars)
         self.stats.timings["memory_s"] = time.perf_counter() - started
         for r in used:
             self.on_event(RecalledNote(r.session, r.created_at[:10], r.text))

@@ -44,7 +44,7 @@ FRAGMENT_END = re.compile(r"\b(?:the|a|an|of|to|and|or|with|for|in|on|at|by|my|y
 def object_form(value: str) -> Object:
     """What a taste's value is, by its own words."""
     value = value.strip(" \"'“”")
-    if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value) or CLAUSE_INSIDE.search(value):
+    if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value):
         return "fragment"
     # a name right after the determiner: "the Beatles", "The New Yorker" (not "the balconies in Barcelona")
     named = bool(re.match(r"\S+\s+\p{Lu}", value))
@@ -56,6 +56,8 @@ def object_form(value: str) -> Object:
         return "definite"       # "the beach": the general one, or the one in view
     if OFFERED.search(value) and re.search(r"\byou\b", value, flags=F):
         return "hers"
+    if CLAUSE_INSIDE.search(value):
+        return "fragment"       # "bokeh effect I get", "the fact that I can watch shows"
     wish = WISH.match(value)
     if wish:
         # "seeing the distribution maps": the gerund's object says whose the thing is
@@ -80,17 +82,19 @@ def lasting(said: Said, request_follows: bool) -> bool:
     return not (said.object == "definite" and request_follows)
 
 
-# The user asks her for something: a question, or a request in the imperative or the polite form.
+# The user answers her: asks for something (a question, a request in the imperative or the polite form) or
+# thanks her for what she gave; a taste beside it may be about what she gave.
 REQUEST = re.compile(r"\?\s*$|^(?:(?:so|and|also|but|now|ok|okay|well|please|hey)[, ]+)*(?:can|could|would|will) you\b|"
                      r"^(?:(?:so|and|also|but|now|ok|okay|well)[, ]+)*(?:please |just )?(?:tell|give|show|help|recommend|"
                      r"suggest|provide|share|explain|list|send|find|describe|elaborate|walk me|let me know)\b|"
                      r"\b(?:any (?:tips|advice|ideas|suggestions|recommendations)|(?:i'?d|i would) (?:like|love) to "
                      r"(?:know|hear|learn)|i(?:'m| am) (?:wondering|curious)|i was wondering|"
-                     r"i(?:'m| am) (?:(?:also|still|now) )?looking (?:for|to)|i need (?:some |a |help|advice|ideas))\b", F)
+                     r"i(?:'m| am) (?:(?:also|still|now) )?looking (?:for|to)|i need (?:some |a |help|advice|ideas)|"
+                     r"thanks|thank you)\b", F)
 
 
 def asks_her(sentence: str) -> bool:
-    """Whether a sentence asks her for something."""
+    """Whether a sentence asks her for something or thanks her for something."""
     return bool(REQUEST.search(sentence.strip()))
 
 
