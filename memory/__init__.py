@@ -31,7 +31,7 @@ _WHERE = {
     **dict.fromkeys(("CorruptDatabase", "MemoryStoreError", "NoMemoryYet", "ReadOnlyDatabase", "UnusablePath"),
                     "store"),
     # the rules (a few hundred regexes) and consolidation's grounding
-    "parse": "parsing", "mine": "parsing", "ungrounded": "consolidate",
+    "parse": "parsing", "mine": "parsing", "from_third_person": "parsing", "ungrounded": "consolidate",
 }
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from .since import Changes, describe as describe_changes, is_secret
     from .text import clean, printable, to_them, to_you
     from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
-    from .parsing import mine, parse
+    from .parsing import from_third_person, mine, parse
     from .consolidate import ungrounded
 
 
@@ -82,5 +82,5 @@ __all__ = [
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
     "build_system_prompt", "clean", "hide", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "is_secret", "iso", "mine", "new_session_id",
-    "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
+    "from_third_person", "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
 ]

@@ -16,7 +16,7 @@ import regex as re
 from . import facts as F
 from .lexicon import (
     DIETS, F as FLAGS, HYPOTHETICAL, IF_ANYWHERE, LANGUAGES, NOT_PLACES, PETS, QUESTION, SENTENCE_SPLIT,
-    as_name, as_number, as_occupation, as_place, clauses, strip_lead,
+    as_name, as_number, as_occupation, as_place, clauses, match_start, strip_lead,
 )
 from .proposals import MAX_VALUE_WORDS, Outcome, Proposal
 from .records import Message
@@ -292,6 +292,10 @@ def judge(proposal: Proposal, message: Message | None, current: list[F.Fact]) ->
     return "stored", "grounded in the user's words"
 
 
+def _question(text: str) -> bool:
+    return text.rstrip().endswith("?") or match_start(QUESTION, strip_lead(text.strip())) is not None
+
+
 def judge_note(value: str, message: Message) -> tuple[Outcome, str]:
     """A note a model wants stored: only the user's own words, from a message that asked for them to be kept."""
     if not content_words(value) or len(value) > 500:
@@ -300,6 +304,9 @@ def judge_note(value: str, message: Message) -> tuple[Outcome, str]:
         return "rejected", "it cites her own words, not the user's"
     if not ASKED_TO_KEEP.search(message.text):
         return "rejected", "the user did not ask for anything to be remembered"
+    from .parsing import parse      # the rules are loaded already; imported here, parsing never imports this
+    if _question(value) or (_question(message.text) and parse(message.text).command is None):
+        return "rejected", "a question is not a note"    # "do you remember who was the first man on the moon?"
     missing = ungrounded(value, message.text)
     exact = [w for w in missing if any(c.isdigit() for c in w)]
     if exact or len(missing) > len(content_words(value)) / 3:     # a word or two of paraphrase, no new number

@@ -58,7 +58,6 @@ PIN = re.compile(rf"^{LEAD}(?:(?:please|can you|could you|would you|will you|jus
 REMEMBER_NOT_A_NOTE = re.compile(r"^(?:when|how|what|where|who|why|me|us|the time|that time|it|him|her|them|those|these)\b", F)
 # A subject of its own before the trigger: the clause is about someone remembering, not a request to her.
 OWN_SUBJECT = re.compile(r"\b(?:i|i'll|i'm|i'd|i've|we|we'll|he|she|they|you'll|the user|it)\b(?!\s*$)", F)
-GENERAL = re.compile(r"(?:it'?s|it is) (?:important|worth)\b", F)
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|my|me|mine|myself)\b", F)
 # Without "that", what follows is not something to keep: "remember to roast them", "remember, you can always ...",
 # "don't forget to ask" advise the listener; "i remember getting a discount" recalls.
@@ -121,8 +120,6 @@ def note(sentence: str) -> tuple[Command, list[Change]] | None:
         return None
     if OWN_SUBJECT.search(re.split(r"[,.;:!]", sentence[:m.start()])[-1]):
         return None   # "i'll keep in mind that ...", "the user should laugh and remember ...": not said to her
-    if GENERAL.match(sentence[m.start():].lstrip(" ,.;:!")) and not FIRST_PERSON.search(body):
-        return None   # "it's important to remember that relationships take work": a maxim, not a note
     inner = mine_statements(body)
     pinned = bool(FOR_GOOD.search(sentence[:m.start("v")]))
     return Command("remember", body, pin=pinned), inner if inner else [Change("assert", "note", body[:500])]

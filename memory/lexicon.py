@@ -338,7 +338,7 @@ def as_place(value: str) -> str | None:
     if NOT_PLACES.match(value) or re.match(r"(?:this|that|these|those|here|there|my|your|his|her|our|their)\b", value, flags=F):
         return None
     if re.match(r"(?:on|in|at|by|since|from|for)\s", value, flags=F) or re.fullmatch(
-            r"the\s+(?:city cent(?:er|re)|downtown(?: area)?|cent(?:er|re)|area|neighbou?rhood|outskirts)", value, flags=F):
+            r"(?:the\s+)?(?:city cent(?:er|re)|downtown(?: area)?)|the\s+(?:cent(?:er|re)|area|neighbou?rhood|outskirts)", value, flags=F):
         return None     # "on March 15th" says when; "the city center" says where only to one who knows which city
     inner = re.search(r"^(?:a|an|the)\s.*?\b(?:in|near|outside|of|called|named)\s+(.+)$", value, flags=F)
     if inner:

@@ -12,7 +12,7 @@ from .intent import Change, Command, Parsed
 from .lexicon import HAS_LETTER, SENTENCE_SPLIT, normalise
 from .text import clean
 from .rules import last_animal, mine_statements
-from .rules.stance import asks_her, lasting, pasted
+from .rules.stance import answers_her, asks_her, lasting, pasted
 
 
 def _sentence(sentence: str, mentioned: str | None) -> tuple[Command | None, list[Change]]:
@@ -94,8 +94,8 @@ def parse(text: str) -> Parsed:
                 len(sentences) > 2 or any(asks_her(s) for j, s in enumerate(sentences) if j != i)):
             found, said = None, []    # "please note that the audience is managers" inside a task: a constraint on it
         command = command or found
-        asks = any(asks_her(s) for s in sentences[i:])     # what follows a taste tells a request from a taste
-        changes += [c for c in said if c not in changes and (c.said is None or lasting(c.said, asks))]
+        answering = any(answers_her(s) for s in sentences[i:])   # what follows a taste tells a request from a taste
+        changes += [c for c in said if c not in changes and (c.said is None or lasting(c.said, answering))]
         if i + 1 < len(sentences):
             mentioned = last_animal(sentence) or mentioned
     return Parsed(stored, tuple(changes), command)

@@ -63,8 +63,11 @@ def test_500_earlier_turns_stay_within_budget_trimmed_by_pairs(mem):
     for request in llm.requests[-50:]:
         rest = request[1:]                      # the one system message holds persona, memory and earlier note
         assert rest[0]["role"] == "user"
-        history_tokens = sum(estimate_tokens(m["content"]) for m in rest)
+        # the recalled note rides with the user's message; it has the room the memory block leaves
+        note, _, said = rest[-1]["content"].rpartition("The user's message:\n")
+        history_tokens = sum(estimate_tokens(m["content"]) for m in rest[:-1]) + estimate_tokens(said)
         assert history_tokens <= config.budget.history + 2 * len(rest)
+        assert estimate_tokens(note) <= config.budget.memory + config.budget.recall
         roles = [m["role"] for m in rest[:-1]]
         assert roles == ["user", "assistant"] * (len(roles) // 2)    # whole pairs only
     last = llm.requests[-1]
@@ -190,7 +193,8 @@ def test_tool_call_round_trip(mem, config):
 
 def test_a_value_said_in_passing_at_the_end_of_a_long_message_reaches_the_request(mem, config, clock):
     """A long message is cut for the prompt; when the sentence that answers lies past the cut, the request
-    (and the recall tool's result) carries the start and that sentence."""
+    (and the recall tool's result) carries that sentence and what fits around it (issue 70: the excerpt is the
+    sentence that answers, not the message's start)."""
     told = ("That's a great list, thank you! I think we'll go with the group hike on the coast path, since everyone "
             "liked the idea of a picnic at the top and the weather looks kind for Saturday. Do you know whether the "
             "car park there fills up early at weekends, and whether dogs are allowed on the trail in summer? We might "
@@ -204,7 +208,7 @@ def test_a_value_said_in_passing_at_the_end_of_a_long_message_reaches_the_reques
     llm = ScriptedLLM().enqueue("Seven. Try not to lose any.")
     brain_for(mem, llm, config).turn("How many engineers do I manage?")
     carried = "\n".join(m["content"] for m in llm.requests[0])
-    assert "That's a great list" in carried and "seven engineers" in carried
+    assert "seven engineers" in carried and "… " in carried and "That's a great list" not in carried
     tools = ScriptedLLM(tools=True)
     tools.enqueue("", tool_calls=[ToolCall("memory_recall", {"query": "how many engineers do I manage"})]).enqueue("Seven.")
     brain_for(mem, tools, config).turn("search my memories: how many engineers do I manage?")
@@ -228,3 +232,35 @@ def test_ctrl_c_while_the_summary_is_written_keeps_the_short_summary(mem, config
     assert summary == "The user said their name is Ada."
     assert [r.text for r in mem.summaries("ada")] == [summary]
     assert any(isinstance(e, Degraded) and "interrupted" in e.why for e in events)
+
+
+def test_a_secret_is_said_only_when_asked_for_and_a_models_note_in_her_words(mem, config):
+    """Issue 71: "can you help me with my locker?" is not a request for the code; the model, which never holds
+    the code, answers it. "What's my locker code?" is, and memory answers it, without a model call."""
+    llm = ScriptedLLM().enqueue("Kick it. Gently.").enqueue("Turn it off and on again.")
+    brain = brain_for(mem, llm, config)
+    brain.turn("remember that my locker code is 5521")
+    mem.remember("ada", "note", "User's wifi password is hunter2")     # as the MCP store_fact keeps it
+    helped = brain.turn("can you help me with my locker? it's stuck").text
+    online = brain.turn("I can't get online, can you help me with the wifi?").text
+    assert "5521" not in helped and "hunter2" not in online
+    assert len(llm.requests) == 2 and "5521" not in str(llm.requests) and "hunter2" not in str(llm.requests)
+    asked = brain.turn("what's my locker code?").text
+    password = brain.turn("what's my wifi password?").text
+    assert "5521" in asked and "hunter2" in password and "User" not in password
+    assert len(llm.requests) == 2
+
+
+def test_a_question_never_becomes_a_note_whoever_proposes_it(mem, config):
+    """Issue 71: asked "do you remember who was the first man on the moon?", a model calls memory_remember with
+    the question; nothing is stored, so it never reaches the block, "what do you remember" or a summary."""
+    question = "do you remember who was the first man on the moon?"
+    llm = ScriptedLLM(tools=True)
+    llm.enqueue("", tool_calls=[ToolCall("memory_remember", {"key": "note", "value": question})])
+    llm.enqueue("Neil Armstrong. Try to keep up.")
+    brain = Brain(mem, llm, config, "ada")
+    brain.connect()
+    assert brain.turn(question).text == "Neil Armstrong. Try to keep up."
+    assert not [f for f in mem.facts("ada") if f.key == "note"]
+    result = next(m for m in llm.requests[1] if m["role"] == "tool")["content"]
+    assert '"stored": false' in result and "question" in result

@@ -106,3 +106,26 @@ def test_dnhkng_glados_memory_tools_keep_their_names_arguments_and_json(tmp_path
         return True
 
     assert session(db, "ada", script)
+
+
+def test_a_noted_secret_never_leaves_through_any_tool_or_the_context(tmp_path):
+    """Every tool result goes to another assistant's model: a locker code or a password the user noted is
+    "(private)" there, as in the memory block (issue 71)."""
+    db = tmp_path / "m.db"
+
+    async def script(call, tools):
+        said = [await call("remember", text="Remember that my locker code is 5521."),
+                await call("store_fact", fact="User's wifi password is hunter2"),
+                await call("remember", text="I live in Leeds")]
+        results = said + [await call("search_memory", query="locker", limit=10),
+                          await call("search_memory", query="wifi password", limit=10),
+                          await call("recall", query="locker code", k=10),
+                          await call("recall", query="wifi", k=10),
+                          await call("list_facts", limit=50), await call("facts"), await call("context"),
+                          await call("memory_stats")]
+        return results
+
+    results = session(db, "ada", script)
+    text = json.dumps(results)
+    assert "5521" not in text and "hunter2" not in text
+    assert "locker code is (private)" in text and "Leeds" in text      # the rest is still there

@@ -69,7 +69,6 @@ def test_pasted_text_and_her_words_quoted_back_are_not_the_user(text):
     "Remember, you can always mix and match.",
     "I also remember getting a discount at the pet shop.",         # recalling
     "I'll keep in mind that the shop closes at five.",             # said of oneself
-    "It's important to remember that relationships take work.",   # a maxim
     "Write an article about tea. Please note that the audience is students. Keep it short.",   # a task's constraint
     "write down an investor checklist for the platform",           # asks her to write one
 ])

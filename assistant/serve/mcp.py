@@ -18,7 +18,8 @@ from typing import Annotated, Any, Callable
 
 from pydantic import Field     # an argument's description, in the tool's input schema a client's model reads
 
-from memory import Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey, clean, describe_changes
+from memory import (Fact, Memory, MemoryStoreError, NotFound, Recalled, Summary, UnknownKey, clean, describe_changes,
+                    hide)
 
 from ..config import Config
 from ..turn.brain import Brain
@@ -206,7 +207,7 @@ def serve(memory: Memory, config: Config, user: str, verbose: bool = False, http
                      log_level="INFO" if verbose else "WARNING", **where)
     server._mcp_server.version = _version()     # serverInfo: ours, not the SDK's (FastMCP takes no version)
     for name, description in DESCRIPTIONS.items():
-        server.add_tool(_as_text(getattr(tools, name)), name=name, description=description)
+        server.add_tool(_as_text(getattr(tools, name), lambda: memory.private(user)), name=name, description=description)
 
     @server.resource(CONTEXT_URI, name="memory", mime_type="text/plain",
                      description="What is known about the user now: the memory block for a system prompt, read "
@@ -324,8 +325,10 @@ def _run_http(server, http: Http, user: str, say: Callable[[str], None]) -> None
     uvicorn.run(Guard(app, http.access, resource="/mcp"), host=http.host, port=http.port, log_level="warning")
 
 
-def _as_text(method: Callable[..., dict]) -> Callable[..., str]:
-    """The tool as MCP clients expect it: JSON text, and an error as {"error": ...} rather than a failure."""
+def _as_text(method: Callable[..., dict], private: Callable[[], tuple[str, ...]] = tuple) -> Callable[..., str]:
+    """The tool as MCP clients expect it: JSON text, and an error as {"error": ...} rather than a failure. What
+    comes back goes to another assistant's model: a secret the user noted (`Memory.private`: a locker code, a
+    password) is "(private)" in every result, as in the memory block; asked by voice, she says it herself."""
     import functools
 
     @functools.wraps(method)
@@ -334,7 +337,7 @@ def _as_text(method: Callable[..., dict]) -> Callable[..., str]:
             result = method(*args, **kwargs)
         except (NotFound, UnknownKey, MemoryStoreError, ValueError) as exc:
             result = {"error": str(exc)}
-        return json.dumps(result, ensure_ascii=False)
+        return hide(json.dumps(result, ensure_ascii=False), private())
     return tool
 
 

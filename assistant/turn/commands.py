@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from memory import FORGOTTEN, Command, Fact, FactChange, Memory, Observation, is_secret, to_them, to_you
+from memory import (FORGOTTEN, Command, Fact, FactChange, Memory, Observation, content_words, from_third_person, is_secret,
+                    to_them, to_you)
 
 from ..config import Lines
 
@@ -162,15 +163,28 @@ def answer_from_notes(memory: Memory, user: str, text: str, lines: Lines, secret
     note that answers it, when one clearly does (recall's own cut decides; only notes, the user's words kept
     on purpose, found as themselves or as the message they were said in)."""
     notes = [f for f in memory.facts(user) if f.key == "note" and (not secrets_only or is_secret(f.key, f.value))]
+    # a secret is said only when asked for: "what's my locker code?", not "can you help me with my locker?"
+    notes = [f for f in notes if not is_secret(f.key, f.value) or ASKS_SECRET.search(text)]
     if not notes:
         return None
     by_id = {f.id: f.value for f in notes}
     by_message = {str(f.source_message_id): f.value for f in notes if f.source_message_id is not None}
+    asked = set(content_words(text))
+    named = max(((len(asked & set(content_words(f.value))), f.value) for f in notes if is_secret(f.key, f.value)),
+                default=(0, ""))
+    if named[0] >= 2:       # "what's my wifi password?" names the secret note ("wifi", "password"): that one
+        return lines.answer.format(what=say([("note", from_third_person(named[1]))]))
     for r in memory.recall(user, text, k=3):
         said = by_id.get(r.id) if r.kind == "note" else by_message.get(r.id)
         if said:
-            return lines.answer.format(what=say([("note", said)]))
+            # a model's note is about "the user": said in her words ("User's wifi password is X" -> "your ...")
+            return lines.answer.format(what=say([("note", from_third_person(said))]))
     return None
+
+
+# What a question names when it asks for a secret itself.
+ASKS_SECRET = re.compile(r"\b(?:codes?|pins?|passcodes?|combination|combo|password|passphrase|passwd|wi-?fi key|"
+                         r"(?:account|card|door|gate|alarm) number)\b", re.IGNORECASE)
 
 
 def answer_from_facts(memory: Memory, user: str, command: Command, lines: Lines) -> str:

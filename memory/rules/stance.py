@@ -20,7 +20,7 @@ POINTED = re.compile(r"^(?:this|that|these|those|your|their|its|his|her|such|som
 OFFERED = re.compile(r"\b(?:you (?:\w+ )?(?:suggested|mentioned|recommended|provided|described|listed|gave|shared|"
                      r"proposed|came up with|wrote|made|created|put together|outlined|included)|ideas?|suggestions?|"
                      r"options?|tips?|recommendations?|list|sound of|look of|idea of|approach|structure|format|"
-                     r"layout|version|draft|plan|style|design|concept|aspects?|features?)\b", F)
+                     r"layout|version|draft|plan|style|design|concept|theme|aspects?|features?)\b", F)
 # The start of an activity not yet begun: "trying out", "learning more about", "getting a gift".
 WISH = re.compile(r"^(?:(?:also|really|more|further) )*(?:try|trying|learn|learning|explore|exploring|visit|visiting|"
                   r"get|getting|find|finding|start|starting|attend|attending|check|checking|see|seeing|know|knowing|"
@@ -58,6 +58,8 @@ def object_form(value: str) -> Object:
         return "hers"
     if CLAUSE_INSIDE.search(value):
         return "fragment"       # "bokeh effect I get", "the fact that I can watch shows"
+    if re.match(r"an?\s", value, flags=F):
+        return "wish"           # "a durable material", "a structured plan": one to get, not a kind one likes
     wish = WISH.match(value)
     if wish:
         # "seeing the distribution maps": the gerund's object says whose the thing is
@@ -66,7 +68,7 @@ def object_form(value: str) -> Object:
     return "thing"
 
 
-def lasting(said: Said, request_follows: bool) -> bool:
+def lasting(said: Said, answering: bool) -> bool:
     """Whether a taste said this way is a lasting fact about the user.
 
     A fragment, or a reaction to what is pointed at, never is; "the X" with a request beside it is the one
@@ -77,25 +79,30 @@ def lasting(said: Said, request_follows: bool) -> bool:
     if said.object in ("fragment", "hers"):
         return False
     if said.verb == "asks":
-        return said.object == "thing" and not request_follows
+        return said.object == "thing" and not answering
     # "I like the personalized banner. Any ideas for a restaurant?": the one in view, answered in passing
-    return not (said.object == "definite" and request_follows)
+    return not (said.object == "definite" and answering)
 
 
-# The user answers her: asks for something (a question, a request in the imperative or the polite form) or
-# thanks her for what she gave; a taste beside it may be about what she gave.
+# The user asks her for something: a question, or a request in the imperative or the polite form.
 REQUEST = re.compile(r"\?\s*$|^(?:(?:so|and|also|but|now|ok|okay|well|please|hey)[, ]+)*(?:can|could|would|will) you\b|"
                      r"^(?:(?:so|and|also|but|now|ok|okay|well)[, ]+)*(?:please |just )?(?:tell|give|show|help|recommend|"
                      r"suggest|provide|share|explain|list|send|find|describe|elaborate|walk me|let me know)\b|"
                      r"\b(?:any (?:tips|advice|ideas|suggestions|recommendations)|(?:i'?d|i would) (?:like|love) to "
                      r"(?:know|hear|learn)|i(?:'m| am) (?:wondering|curious)|i was wondering|"
-                     r"i(?:'m| am) (?:(?:also|still|now) )?looking (?:for|to)|i need (?:some |a |help|advice|ideas)|"
-                     r"thanks|thank you)\b", F)
+                     r"i(?:'m| am) (?:(?:also|still|now) )?looking (?:for|to)|i need (?:some |a |help|advice|ideas))\b", F)
+THANKS = re.compile(r"\b(?:thanks|thank you|that'?s (?:really |very |so )?(?:helpful|great|useful))\b", F)
 
 
 def asks_her(sentence: str) -> bool:
-    """Whether a sentence asks her for something or thanks her for something."""
+    """Whether a sentence asks her for something."""
     return bool(REQUEST.search(sentence.strip()))
+
+
+def answers_her(sentence: str) -> bool:
+    """Whether a sentence asks her for something or thanks her for what she gave: a taste beside it may be
+    about what she gave ("I like the checklist, thanks!")."""
+    return asks_her(sentence) or bool(THANKS.search(sentence))
 
 
 # Text the user brought to be worked on, or her own words pasted back: not the user speaking of themself.

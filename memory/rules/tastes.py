@@ -102,8 +102,13 @@ LIKE_STOP = re.compile(LIST_STOP.pattern.replace(r"(?:with|since|", r"(?:since|"
 ANAPHORA = re.compile(r"(?:^|\s)(?:it|that|this|them|those|these|him|her|you|one|all|both|em|'em)$", F)
 
 
+# What follows gives examples of the thing liked, not more things: "neutral colors like beige, gray and white".
+EXAMPLES = re.compile(r",?\s+(?:like|such as|including|especially|particularly|specifically)\s+.*$", F)
+
+
 def _like_values(raw: str) -> list[str]:
     raw = trim(raw, LIKE_STOP)
+    raw = EXAMPLES.sub("", raw) or raw
     if re.match(r"(?:it|that|this|those|these|them|you|how|when|where|what|the way|the idea|my job when|a lot of)\b",
                 raw, flags=F):
         return []
@@ -127,9 +132,10 @@ def _like_values(raw: str) -> list[str]:
                                                    re.match(rf"{OWN_CLAUSE_VERBS}\b", part, flags=F)):
             continue
         out.append(value)
-    # "exploring the ice and snow": a lone noun after a gerund with an object belongs to it
-    if len(out) == 2 and len(out[0].split()) >= 3 and out[0].split()[0].endswith("ing") and \
-            len(out[1].split()) == 1 and not out[1].endswith("ing"):
+    # "exploring the ice and snow", "trying new pastries and desserts with my coffee": after a gerund with an
+    # object, what does not start an activity of its own belongs to that object
+    if len(out) == 2 and len(out[0].split()) >= 2 and out[0].split()[0].endswith("ing") and \
+            not out[1].split()[0].endswith("ing"):
         out = [f"{out[0]} and {out[1]}"]
     return out
 
