@@ -50,8 +50,12 @@ def to_them(text: str) -> str:
 
 
 def titled(value: str) -> str:
-    """Speech-to-text gives "new york"; keep typed capitals ("iPhone", "McDonald's") as they are."""
-    return value.title() if value == value.lower() else value
+    """Speech-to-text gives "new york"; keep typed capitals ("iPhone", "McDonald's") as they are. A word starts
+    after a space or a hyphen, never after an apostrophe: "children's hospital" -> "Children's Hospital"."""
+    return WORD_START.sub(lambda m: m[0].upper(), value) if value == value.lower() else value
+
+
+WORD_START = re.compile(r"(?:^|(?<=[\s\-/(]))\w")
 
 
 def pieces(text: str) -> list[str]:

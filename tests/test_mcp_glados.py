@@ -36,6 +36,8 @@ def glados_session(tmp_path, db, script):
 
             async def call(name: str, **arguments) -> dict:
                 result = await client.call_tool(name, arguments)
+                if result.isError:      # a refusal: GLaDOS hands its text to the model as it is
+                    return {"error": result.content[0].text}
                 return json.loads(result.content[0].text)
 
             async def read_block() -> str:

@@ -19,8 +19,8 @@ from ..turn.brain import Brain
 from ..turn.events import BrainEvent
 from .lineedit import Reader, reader
 from .show import event_line
-from .memory_commands import (CLEAR_QUESTION, LEGEND, cleared, describe, fact_rows, index_backlog, pin_lines,
-                              recall_line, when)
+from .memory_commands import (CLEAR_QUESTION, LEGEND, cleared, confirmed, describe, fact_rows, index_backlog,
+                              not_confirmed, pin_lines, recall_line, when)
 from .out import Out, rich_table
 
 HELP = """commands:
@@ -172,11 +172,12 @@ class ChatUI:
                 except MemoryStoreError as exc:
                     self.say(str(exc), "yellow")
         elif cmd == "memory" and arg == "clear":
-            if (self.reader.read(CLEAR_QUESTION.format(user=user), question=True) or "").strip() == "YES":
+            answer = self.reader.read(CLEAR_QUESTION.format(user=user), question=True)
+            if confirmed(answer):
                 self.say(cleared(memory.clear(user), user))
                 self.brain.session = None
             else:
-                self.say("nothing deleted")
+                self.say(not_confirmed(answer))
         elif cmd == "memory" and not arg:
             self._facts(memory, user)
         elif cmd == "recall" and not arg:

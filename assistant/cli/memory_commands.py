@@ -375,6 +375,16 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
 PINNED_QUESTION = "Delete {n} pinned facts ({what})? They keep you safe. Type YES to confirm: "
 
 
+def confirmed(answer: str | None) -> bool:
+    """A typed YES, in any case ("yes" means yes too); anything else deletes nothing."""
+    return (answer or "").strip().casefold() == "yes"
+
+
+def not_confirmed(answer: str | None) -> str:
+    """What is said when a deletion was not confirmed, and why."""
+    return "nothing deleted" if not (answer or "").strip() else f"nothing deleted: {answer.strip()!r} is not YES"
+
+
 def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], out: Out) -> bool:
     """Several pinned facts (allergies, diet, medical) at once need --yes or a typed YES."""
     pinned = {(f.key, f.value) for f in rows if f.pinned}
@@ -383,8 +393,9 @@ def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], out: Out) -> boo
     what = "; ".join(f"{k}: {v}" for k, v in sorted(pinned))
     if not sys.stdin.isatty():
         raise UsageError(f"this would delete {len(pinned)} pinned facts ({what}); add --yes to confirm")
-    if input(PINNED_QUESTION.format(n=len(pinned), what=what)).strip() != "YES":
-        out.line("nothing deleted")
+    answer = input(PINNED_QUESTION.format(n=len(pinned), what=what))
+    if not confirmed(answer):
+        out.line(not_confirmed(answer))
         return False
     return True
 
@@ -423,8 +434,8 @@ def _clear(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int
         if not sys.stdin.isatty():
             raise UsageError("refusing to clear without confirmation; add --yes")
         answer = input(CLEAR_QUESTION.format(user=user))
-        if answer.strip() != "YES":
-            out.line("nothing deleted")
+        if not confirmed(answer):
+            out.line(not_confirmed(answer))
             return 1
     out.line(cleared(memory.clear(user), user))
     return 0

@@ -41,7 +41,8 @@ class ModelInfo:
 
 def base_url(host: str) -> str:
     """OLLAMA_HOST as Ollama reads it (envconfig.Host): no scheme means http on port 11434, so
-    '127.0.0.1:11434', 'localhost' and ':11434' all work; 'http://h' is port 80, 'https://h' 443."""
+    '127.0.0.1:11434', 'localhost' and ':11434' all work; 'http://h' is port 80, 'https://h' 443; a trailing
+    '/api' is the server's root."""
     scheme, sep, rest = host.strip().partition("://")
     if not sep:
         scheme, rest, port = "http", scheme, 11434
@@ -51,6 +52,9 @@ def base_url(host: str) -> str:
     name = split.hostname or "127.0.0.1"
     name = f"[{name}]" if ":" in name else name
     path = split.path.strip("/")
+    # every endpoint is under /api (the client adds it): "http://h:11434/api" means the server at its root, where
+    # Ollama itself would ask for /api/api/chat and read "404 page not found" as a missing model
+    path = path[:-3].rstrip("/") if path == "api" or path.endswith("/api") else path
     return f"{scheme}://{name}:{split.port or port}" + (f"/{path}" if path else "")
 
 

@@ -69,9 +69,10 @@ class Tools:
                confirm: Annotated[bool, Field(description="true only when the user has confirmed deleting a safety fact (allergy, diet, medical)")] = False) -> dict:
         """Forget a fact everywhere, by id prefix or key ("location"); pinned facts need confirm."""
         pinned = {(f.key, f.value): f for f in self.memory.would_forget(self.user, target) if f.pinned}
-        if pinned and not confirm:
-            return {"error": f"{', '.join(f'{k}: {v}' for k, v in pinned)} keep the user safe (pinned); "
-                             "call forget again with confirm: true to delete them"}
+        if pinned and not confirm:      # a refusal, so the client sees isError: true
+            one = len(pinned) == 1
+            raise Refused(f"{', '.join(f'{k}: {v}' for k, v in pinned)} {'keeps' if one else 'keep'} the user safe "
+                          f"(pinned); call forget again with confirm: true to delete {'it' if one else 'them'}")
         gone = self.memory.forget(self.user, target)
         return {"forgotten": [_change(c) for c in gone]}
 
@@ -323,6 +324,10 @@ def _run_http(server, http: Http, user: str, say: Callable[[str], None]) -> None
     say(f"glados memory mcp: the memory of {user!r} at http://{http.host}:{http.port}/mcp (streamable HTTP) and "
         f"/sse (SSE), for {http.access.describe()}")
     uvicorn.run(Guard(app, http.access, resource="/mcp"), host=http.host, port=http.port, log_level="warning")
+
+
+class Refused(Exception):
+    """A tool that will not do what it was asked until the user confirms: the client gets isError true."""
 
 
 def _as_text(method: Callable[..., dict], private: Callable[[], tuple[str, ...]] = tuple) -> Callable[..., str]:
