@@ -45,6 +45,11 @@ def setup(verbose: bool, long_running: bool = False) -> Path | None:
         else:
             handler = logging.FileHandler(path, encoding="utf-8")
     except OSError:
+        # no log: and no stray copy of each line on stderr either (Python's last-resort handler would print
+        # every warning there, beside the one line the command already says)
+        quiet = logging.getLogger("glados")
+        quiet.handlers[:] = [logging.NullHandler()]
+        quiet.propagate = False
         return None
     handler.setFormatter(logging.Formatter(FORMAT))
     root = logging.getLogger("glados")

@@ -2,7 +2,7 @@
 separate process, with the stand-in Ollama server where a model is involved."""
 import json
 
-from tests.conftest import glados
+from tests.conftest import ROOT, glados
 from tests.ollama_stub import StubOllama
 from tests.test_chat_ollama import chat
 from tests.test_first_hour import offline_chat
@@ -32,3 +32,17 @@ def test_a_name_with_an_apostrophe_keeps_its_small_letters():
     glados("memory", "observe", "i work at children's hospital", "--user", "ada")
     listed = json.loads(glados("memory", "list", "--json", "--user", "ada").stdout)
     assert [(f["key"], f["value"]) for f in listed] == [("employer", "Children's Hospital")]
+
+
+def test_an_error_is_said_once(tmp_path):
+    """An unwritable data folder (here a file where the folder should be) and an unwritable --output: one line each,
+    not the log's copy of it first."""
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    env = {"XDG_DATA_HOME": str(blocker / "data"), "GLADOS_DB": ""}
+    stored = glados("memory", "observe", "I live in Leeds", env=env)
+    assert stored.returncode == 1 and stored.stderr.count("cannot make the memory database") == 1, stored.stderr
+    assert "UnusablePath" not in stored.stderr
+    wav = next(p for p in (ROOT / "tests" / "fixtures").glob("*.wav"))
+    spoken = glados("voice", "--input", str(wav), "--output", str(blocker / "out.wav"), env=env)
+    assert spoken.returncode == 1 and spoken.stderr.count("cannot write") == 1, spoken.stderr

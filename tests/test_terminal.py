@@ -97,6 +97,8 @@ def test_a_paste_of_several_lines_is_one_message_and_a_long_one_is_refused_as_ob
     refused = glados("memory", "observe", "--user", "ada", "-", input=long).stderr.strip()
     shown = re.sub(r"\s+", " ", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen))
     assert refused.removeprefix("glados: ") in shown
+    [history] = history_files(isolated_home)            # refused, so kept nowhere: not in the line history either
+    assert "I live in Leeds." in history.read_text() and "word word word" not in history.read_text()
 
 
 def test_clear_asks_without_the_chat_prompt_and_takes_the_history_with_it(isolated_home):

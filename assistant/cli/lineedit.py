@@ -59,9 +59,9 @@ class Editor(_Then):
     prompt_toolkit (about 0.1 s to import) loads in the background from the start, while the chat opens the
     memory and the model, so the first prompt comes no later than a plain one would."""
 
-    def __init__(self, user: str):
+    def __init__(self, user: str, max_chars: int | None = None):
         import threading
-        self.user = user
+        self.user, self.max_chars = user, max_chars
         self.sessions: tuple | None = None
         self._loading = threading.Thread(target=_load, name="prompt_toolkit", daemon=True)
         self._loading.start()
@@ -72,10 +72,15 @@ class Editor(_Then):
             from prompt_toolkit import PromptSession
             from prompt_toolkit.history import FileHistory, InMemoryHistory
 
+            longest = self.max_chars
+
             class PrivateHistory(FileHistory):
-                """Appended to a file made private first (after `memory clear` deleted it, it is made anew)."""
+                """Appended to a file made private first (after `memory clear` deleted it, it is made anew); a
+                line too long to be stored (refused, nothing kept) is not kept here either."""
 
                 def store_string(self, string: str) -> None:
+                    if longest is not None and len(string) > longest:
+                        return
                     logs.private_file(Path(self.filename))
                     super().store_string(string)
             try:
@@ -103,8 +108,9 @@ def _load() -> None:
     importlib.import_module("prompt_toolkit.shortcuts")
 
 
-def reader(stream: TextIO, console: Console, user: str) -> Reader:
-    """The line editor on a terminal, plain lines otherwise."""
+def reader(stream: TextIO, console: Console, user: str, max_chars: int | None = None) -> Reader:
+    """The line editor on a terminal, plain lines otherwise; `max_chars`: the longest line the history keeps
+    (memory.max_message_chars: a longer one is refused, and kept nowhere)."""
     if stream.isatty() and console.is_terminal:
-        return Editor(user)
+        return Editor(user, max_chars)
     return PipedLines(stream, console, prompts=stream.isatty())
