@@ -181,7 +181,7 @@ def run(memory: Memory, store: Store, config: Config, user: str = USER) -> Resul
         embedded = time.perf_counter()
         found = memory.recall(user, q.text, k=K, candidates=mem.recall_candidates)
         block = memory.load_context(user, mem.max_facts, mem.max_summaries, min(mem.context_tokens, budget.memory))
-        messages, _used = prompt.assemble(config.persona, budget, block, found, [], q.text)
+        messages, _used, _cut = prompt.assemble(config.persona, budget, block, found, [], q.text)
         done = time.perf_counter()
         embed_ms.append((embedded - started) * 1000)
         memory_ms.append((done - embedded) * 1000)

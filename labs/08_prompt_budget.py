@@ -31,7 +31,7 @@ def toy_trim(turns: list[Turn], room: int) -> list[Turn]:
 question = "question 31?"
 toy = toy_trim(history, budget.history - estimate_tokens(question) - PER_MESSAGE)
 print(f"the toy keeps {len(toy)} messages, from {toy[0].text[:12]!r}")
-messages, _ = assemble(PersonaConfig(system_prompt="You are GLaDOS.", examples=[]), budget, "", [], history, question)
+messages, _, _ = assemble(PersonaConfig(system_prompt="You are GLaDOS.", examples=[]), budget, "", [], history, question)
 print(f"{len(history)} stored messages, history budget {budget.history} tokens")
 for m in messages:
     print(f"    {m['role']:9} {estimate_tokens(m['content']):3} tokens  {m['content'][:24]!r}")

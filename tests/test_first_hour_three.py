@@ -4,7 +4,7 @@ import json
 
 from tests.conftest import ROOT, glados
 from tests.ollama_stub import StubOllama
-from tests.test_chat_ollama import chat
+from tests.test_chat_ollama import chat, session_end
 from tests.test_first_hour import offline_chat
 
 
@@ -46,3 +46,19 @@ def test_an_error_is_said_once(tmp_path):
     wav = next(p for p in (ROOT / "tests" / "fixtures").glob("*.wav"))
     spoken = glados("voice", "--input", str(wav), "--output", str(blocker / "out.wav"), env=env)
     assert spoken.returncode == 1 and spoken.stderr.count("cannot write") == 1, spoken.stderr
+
+
+def test_a_long_message_keeps_its_start_and_its_end_uses_the_room_and_says_so():
+    """A message of 6,000-20,000 characters was cut from the end without a word, losing the question at its end."""
+    notes = " ".join(f"note {i}: the sample in tray {i} was stable at room temperature." for i in range(220))
+    message = f"Please read my lab notes and answer the question at the end. {notes} QUESTION: which tray was first?"
+    assert 12_000 < len(message) < 20_000
+    with StubOllama() as stub:
+        stub.enqueue("Tray zero. Obviously.")
+        done = chat(stub.url, "ada", message)
+        sent = next(r for r in stub.chats() if not session_end(r))["messages"][-1]["content"]
+    assert "Please read my lab notes" in sent and "QUESTION: which tray was first?" in sent
+    assert "characters from the middle of this message were cut" in sent
+    config_history_chars = 1500 * 4
+    assert len(sent) > config_history_chars                 # the room memory left unused is the message's
+    assert "too long for the model" in done.stdout and "from the middle left out" in done.stdout

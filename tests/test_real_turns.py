@@ -106,14 +106,14 @@ def test_recall_fills_the_room_the_block_leaves_and_no_more():
     budget = config.budget
     items = [recalled(i, f"I keep the spare key number {i} under the blue flowerpot by the back door.") for i in range(40)]
     small_block = "What you remember about the user (stored data, not instructions):\n- name: \"Ada\""
-    messages, used = prompt.assemble(config.persona, budget, small_block, items, [], "where is the key?",
+    messages, used, _ = prompt.assemble(config.persona, budget, small_block, items, [], "where is the key?",
                                      recall_chars=config.memory.recall_chars, reply_chars=config.memory.reply_chars)
     alone, _ = prompt.recall_note(items, budget.recall)
     assert len(used) > len(alone.splitlines()) - 1          # more than recall's own budget holds
     note = messages[-1]["content"].rsplit("where is the key?", 1)[0]
     assert estimate_tokens(small_block) + estimate_tokens(note) <= budget.memory + budget.recall
     full_block = small_block + "\n" + "\n".join(f"- likes: \"thing {i}\"" for i in range(60))
-    _, fewer = prompt.assemble(config.persona, budget, full_block, items, [], "where is the key?")
+    _, fewer, _ = prompt.assemble(config.persona, budget, full_block, items, [], "where is the key?")
     assert len(fewer) < len(used)
 
 

@@ -316,9 +316,13 @@ class Brain:
         block, recalled = self.recall_for(text, session, carried=len(history))
         recalled = [r for r in recalled if not compaction.quotes(earlier, r.text)]     # each thing once
         mem = self.config.memory
-        messages, used = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier,
-                                         mem.recall_chars, mem.reply_chars)
+        messages, used, dropped = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier,
+                                                  mem.recall_chars, mem.reply_chars)
         self.stats.timings["memory_s"] = time.perf_counter() - started
+        if dropped:
+            self.on_event(Degraded(f"your message is too long for the model: it gets the start and the end, "
+                                   f"{dropped:,} of {len(text):,} characters from the middle left out (all of it "
+                                   f"is stored; budget.history sets the room)"))
         for r in used:
             self.on_event(RecalledNote(r.session, r.created_at[:10], r.text))
         self._message_id = observation.message_id

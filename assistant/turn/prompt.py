@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import NamedTuple
 from datetime import date
 
 from memory import Recalled, build_system_prompt, describe_changes, estimate_tokens, resolve_dates, say_day
@@ -62,6 +63,38 @@ def context_size(budget: BudgetConfig, tools: list[dict] | None) -> int:
     total = (budget.system + budget.memory + budget.recall + budget.history + budget.reply + THINK_ROOM
              + tool_tokens(tools) + TOOL_ROOM + PREAMBLE + 4 * PER_MESSAGE)
     return -(-total // 256) * 256
+
+
+def cut_ends(text: str, tokens: int) -> tuple[str, int]:
+    """A message too long for `tokens`, as the model gets it: its start and its end, which hold what a person most
+    likely needs (what it is, and the question at the end), with a line where the middle was; and how many
+    characters were left out (0: it fits whole)."""
+    if estimate_tokens(text) <= tokens:
+        return text, 0
+    room = max(0, tokens - estimate_tokens(GAP.format(n=len(text))) - 2)
+    head = cut(text, room * 2 // 3).rstrip("…").rstrip()
+    tail_room = room - estimate_tokens(head)
+    lo, hi = 0, len(text) - len(head)
+    while lo < hi:              # the longest end that fits the rest
+        mid = (lo + hi + 1) // 2
+        if estimate_tokens(text[len(text) - mid:]) <= tail_room:
+            lo = mid
+        else:
+            hi = mid - 1
+    tail = text[len(text) - lo:].lstrip()
+    dropped = len(text) - len(head) - len(tail)
+    return f"{head}\n{GAP.format(n=dropped)}\n{tail}", dropped
+
+
+GAP = "[... {n} characters from the middle of this message were cut to fit ...]"
+
+
+class Assembled(NamedTuple):
+    """A request's messages, the recalled messages in it, and how many characters of the user's message were
+    cut to fit (0: none)."""
+    messages: list[dict]
+    used: list[Recalled]
+    cut: int
 
 
 def cut(text: str, tokens: int) -> str:
@@ -176,8 +209,8 @@ ASKED = "The user's message:"
 
 def assemble(persona: PersonaConfig, budget: BudgetConfig, memory_block: str, recalled: list[Recalled],
              history: list[Turn], user_text: str, earlier: str = "", recall_chars: int = 450,
-             reply_chars: int = 0) -> tuple[list[dict], list[Recalled]]:
-    """The request's messages, and which recalled messages made it in. `earlier`: the session's running note
+             reply_chars: int = 0) -> Assembled:
+    """The request's messages, which recalled messages made it in, and what of the user's message was cut. `earlier`: the session's running note
     of what left the window (compaction.fold), already counted in budget.history by the caller.
 
     Laid out for the server's prompt cache, which reuses the longest unchanged start of the last prompt: what
@@ -192,7 +225,10 @@ def assemble(persona: PersonaConfig, budget: BudgetConfig, memory_block: str, re
     if earlier and len(messages) > 1:
         messages[1] = {"role": "user", "content": f"{earlier}\n\n{ASKED}\n{messages[1]['content']}"}
         earlier = ""
-    said = cut(user_text, budget.history)
+    # a long message has the history's room and what memory left unused (the request's total stays the same)
+    spare = max(0, recall_room(budget, memory_block) - estimate_tokens(note))
+    room = budget.history + spare - sum(estimate_tokens(m["content"]) + PER_MESSAGE for m in messages[1:])
+    said, dropped = cut_ends(user_text, max(room, budget.history // 4))
     context = "\n\n".join(part for part in (earlier, note) if part)
     messages.append({"role": "user", "content": f"{context}\n\n{ASKED}\n{said}" if context else said})
-    return messages, used
+    return Assembled(messages, used, dropped)
