@@ -62,3 +62,14 @@ def test_a_long_message_keeps_its_start_and_its_end_uses_the_room_and_says_so():
     config_history_chars = 1500 * 4
     assert len(sent) > config_history_chars                 # the room memory left unused is the message's
     assert "too long for the model" in done.stdout and "from the middle left out" in done.stdout
+
+
+def test_a_busy_model_still_hears_what_was_stored():
+    """With Ollama busy (503) "I live in Oxford" was stored but she said only that the model was not answering."""
+    with StubOllama() as stub:
+        stub.enqueue(status=503, error="server busy, please try again.  maximum pending requests exceeded")
+        done = chat(stub.url, "ada", "I live in Oxford")
+    spoken = [line for line in done.stdout.splitlines() if line.startswith("GLaDOS:")]
+    assert len(spoken) == 1 and "Oxford" in spoken[0], done.stdout
+    listed = json.loads(glados("memory", "list", "--json", "--user", "ada").stdout)
+    assert [(f["key"], f["value"]) for f in listed] == [("location", "Oxford")]

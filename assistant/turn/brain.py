@@ -328,7 +328,7 @@ class Brain:
         self._message_id = observation.message_id
         assert self.llm is not None
         offered = tools.TOOLS if self.config.llm.tools and tools.wanted(text) and self.llm.supports_tools() else None
-        return self._generate(session, messages, offered, tuple(used), on_text, on_end)
+        return self._generate(session, messages, offered, tuple(used), on_text, on_end, observation.changes)
 
     def _from_memory(self, session: str, command: commands.CommandReply, started: float, on_text: TextSink,
                      on_end: Callable[[], None]) -> Reply:
@@ -429,9 +429,10 @@ class Brain:
         return Reply(line, "offline")
 
     def _generate(self, session: str, messages: list[dict], offered: list[dict] | None, recalled: tuple[Recalled, ...],
-                  on_text: TextSink, on_end: Callable[[], None]) -> Reply:
+                  on_text: TextSink, on_end: Callable[[], None], changes: Sequence[FactChange] = ()) -> Reply:
         """The model's reply, over rounds of tool calls. The last round offers no tools, so a turn always ends in
-        words; each call runs once a turn (an eager model's repeats are told so)."""
+        words; each call runs once a turn (an eager model's repeats are told so). `changes`: what the user's
+        message stored, said in her line when the model fails ("busy", down)."""
         assert self.llm is not None
         self._last = None
         parts: list[str] = []
@@ -464,7 +465,7 @@ class Brain:
             self._store(session, parts, interrupted=bool(parts))
             if "".join(parts).strip():
                 return Reply("".join(parts), "model", interrupted=True, recalled=recalled, error=str(exc))
-            reply = self._offline(session, on_text, on_end, problem=exc)
+            reply = self._offline(session, on_text, on_end, changes, problem=exc)
             return Reply(reply.text, "offline", recalled=recalled, error=str(exc))
         self._store(session, parts, interrupted=False)
         return Reply("".join(parts), "model", recalled=recalled)
