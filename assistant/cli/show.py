@@ -14,7 +14,7 @@ def event_line(event: BrainEvent) -> tuple[str, str] | None:
     if isinstance(event, RecalledNote):
         return f"[recalled: {excerpt(event.text)} ({day(event.date)})]", "dim"
     if isinstance(event, ToolUsed):
-        return f"[memory tool {event.name}({event.arguments})]", "dim"
+        return tool_line(event), "dim"
     if isinstance(event, Remembered):
         return f"[remembered {event.change.key}: {event.change.value} ({event.change.kind})]", "dim"
     if isinstance(event, Degraded):
@@ -22,6 +22,32 @@ def event_line(event: BrainEvent) -> tuple[str, str] | None:
     if isinstance(event, Consolidated):
         return consolidation_line(event.result), "dim"
     return None
+
+
+def tool_line(event: ToolUsed) -> str:
+    """'[memory tool memory_remember note: "likes tea at 4pm": stored]', or what it did instead ("not stored: the user
+    never said 'tea'"); the arguments as the model sent them, each cut short, and what came of the call."""
+    args = ", ".join(f"{k}: {json.dumps(str(v)[:60] + ('…' if len(str(v)) > 60 else ''), ensure_ascii=False)}"
+                     for k, v in event.arguments.items())
+    try:
+        result = json.loads(event.result)
+    except ValueError:
+        result = {}
+    if not isinstance(result, dict):
+        outcome = ""
+    elif "error" in result:
+        outcome = f": failed: {result['error']}"
+    elif "stored" in result:
+        outcome = ": stored" if result["stored"] else f": not stored: {result.get('why', 'refused')}"
+    elif "results" in result:
+        outcome = f": {len(result['results'])} found"
+    elif "forgotten" in result:
+        outcome = f": {len(result['forgotten'])} forgotten"
+    elif "pinned" in result:
+        outcome = f": {len(result['pinned'])} pinned"
+    else:
+        outcome = ""
+    return f"[memory tool {event.name} {args}{outcome}]"
 
 
 def excerpt(text: str, words: int = 8) -> str:
