@@ -264,3 +264,29 @@ def test_a_question_never_becomes_a_note_whoever_proposes_it(mem, config):
     assert not [f for f in mem.facts("ada") if f.key == "note"]
     result = next(m for m in llm.requests[1] if m["role"] == "tool")["content"]
     assert '"stored": false' in result and "question" in result
+
+
+def test_a_tool_call_written_after_a_few_words_is_run_not_said(mem, config):
+    """Issue 71: "Fine. {"name": "memory_remember", "parameters": ...}" was printed and stored as her reply."""
+    written = 'Fine. {"name": "memory_remember", "parameters": {"key": "note", "value": "tea at 4pm"}}'
+    llm = ScriptedLLM(tools=True).enqueue(written).enqueue("Stored. Thrilling.")
+    spoken = []
+    brain = brain_for(mem, llm, config)
+    reply = brain.turn("I always have tea at 4pm, note it somewhere", on_text=spoken.append)
+    assert "{" not in "".join(spoken) and "memory_remember" not in "".join(spoken)
+    assert "Fine." in "".join(spoken) and "Stored. Thrilling." in reply.text
+    said = [m.text for m in mem.messages("ada", brain.session) if m.role == "assistant"]
+    assert not any("memory_remember" in t for t in said)
+    assert len(llm.requests) == 2 and llm.requests[1][-1]["role"] == "tool"
+
+
+def test_a_bare_closing_think_tag_is_never_said():
+    from assistant.llm.think import ThinkStripper
+
+    def through(*chunks: str) -> str:
+        strip = ThinkStripper()
+        return "".join(strip.feed(c) for c in chunks) + strip.flush()
+    assert through("</think>\n\nHello.") == "Hello."                  # the template opened the block in the prompt
+    split = through("the user wants", " a greeting\n</th", "ink>\n\nHello.")    # a tag split across chunks
+    assert "</" not in split and "think>" not in split and split.endswith("Hello.")
+    assert through("a < b, and </p> stays") == "a < b, and </p> stays"

@@ -7,7 +7,8 @@ OPEN, CLOSE = "<think>", "</think>"
 
 class ThinkStripper:
     """Feed the content as it streams; get back only what is outside the trace. A text that starts with
-    `<think>` is held until `</think>`; a tag split across chunks is held until it is whole."""
+    `<think>` is held until `</think>`; a bare `</think>` is never given out (before any visible text, what
+    preceded it is the trace); a tag split across chunks is held until it is whole."""
 
     def __init__(self) -> None:
         self._held = ""
@@ -32,9 +33,21 @@ class ThinkStripper:
                     continue
                 if OPEN.startswith(lead):          # '<thi' so far: wait for the rest
                     break
-            out.append(self._held)
-            self._started = self._started or bool(self._held.strip())
-            self._held = ""
+            # a bare '</think>' (a template that opened the block in the prompt): what came before it in this
+            # stream, while nothing was given out, is the trace; after that, the tag alone goes
+            end = self._held.find(CLOSE)
+            if end >= 0:
+                before = self._held[:end] if self._started else ""
+                out.append(before)
+                self._started = self._started or bool(before.strip())
+                self._held = self._held[end + len(CLOSE):].lstrip() if not before.strip() else self._held[end + len(CLOSE):]
+                continue
+            keep = next((n for n in range(len(CLOSE) - 1, 0, -1) if self._held.endswith(CLOSE[:n])), 0)
+            given, self._held = (self._held[:-keep], self._held[-keep:]) if keep else (self._held, "")
+            out.append(given)
+            self._started = self._started or bool(given.strip())
+            if keep:
+                break
         return "".join(out)
 
     def flush(self) -> str:

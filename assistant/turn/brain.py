@@ -485,7 +485,15 @@ class Brain:
                     self._counted(messages, offered, chunk)
             if not chunk.text:
                 continue
-            if held or (not "".join(text).strip() and tools.might_be_call(chunk.text)):
+            if not held and "".join(text).strip() and (at := tools.call_start(chunk.text)) is not None:
+                # "Fine. {"name": "memory_remember", ...}": the words are said, the call is held like a bare one
+                before, chunk = chunk.text[:at], replace(chunk, text=chunk.text[at:])
+                if before:
+                    text.append(before)
+                    parts.append(before)
+                    on_text(before)
+            if held or (tools.might_be_call(chunk.text) and (not "".join(text).strip() or
+                                                            tools.call_start(chunk.text) == 0)):
                 held += chunk.text
                 if tools.might_be_call(held):
                     continue

@@ -69,6 +69,14 @@ def might_be_call(text: str) -> bool:
                                                   for w in ("```", "<tool_call>", "<|python_tag|>")))
 
 
+def call_start(text: str) -> int | None:
+    """Where a tool call written as text may start after some words ("Fine. {"name": ...}"): the first '{', code
+    fence or call tag; None when there is none."""
+    found = [i for i in (text.find("{"), text.find("```"), text.find("<tool_call>"), text.find("<|python_tag|>"))
+             if i >= 0]
+    return min(found) if found else None
+
+
 def calls_in_text(text: str) -> list[ToolCall] | None:
     """The tool calls in a reply written as JSON text ({"name": ..., "arguments"/"parameters": {...}}, a list
     of them, or a bare {"key": ..., "value": ...}); None when the text is not one."""
