@@ -121,8 +121,10 @@ def test_down_in_the_middle_then_offline_line(tmp_path):
             stub.enqueue("First.")
             assert brain.turn("one").text == "First."
         reply = brain.turn("I live in Oslo")            # the server is gone now
-        assert reply.source == "offline" and "Start Ollama" in reply.text
+        # as when it was down from the start: she says what she stored; the error says how to start Ollama
+        assert reply.source == "offline" and "Oslo" in reply.text and "ollama serve" in reply.error
         assert {(f.key, f.value) for f in mem.facts("ada")} == {("location", "Oslo")}
+        assert "Start Ollama" in brain.turn("how far is the moon?").text
 
 
 def test_agreeing_to_pull_downloads_with_progress(tmp_path):
