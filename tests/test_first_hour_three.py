@@ -87,3 +87,14 @@ def test_a_tool_call_line_says_what_came_of_it():
     assert len(lines) == 2, done.stdout
     assert "not stored:" in lines[0] and 'value: "Earlier messages that may be relevant' in lines[0]
     assert lines[1].endswith(": stored]") or "not stored" in lines[1]
+
+
+def test_a_session_of_questions_leaves_a_line_of_what_was_asked():
+    """It ended with "the short one is saved instead", and then no summary existed."""
+    with StubOllama() as stub:
+        stub.enqueue("About 384,400 kilometres. Walk it.").enqueue("Soup. Any soup.")
+        stub.enqueue("The session covered orbital mechanics and thermodynamics in depth.")     # not about it
+        done = chat(stub.url, "ada", "how far is the Moon?", "what's a good soup for winter?")
+    listed = glados("memory", "summaries", "--user", "ada").stdout
+    assert "The user asked: how far is the Moon; what's a good soup for winter." in listed, listed
+    assert "the short one is saved instead" in done.stdout

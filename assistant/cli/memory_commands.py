@@ -343,7 +343,8 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
             changed = f" {describe_changes(row.since)}" if row.since else ""
             out.line(f"[{when(row.created_at)} session {row.session}] {printable(row.text)}{changed}")
         if not rows:
-            out.line(f"no summaries for {user!r} yet: one is written when a chat or voice session ends")
+            out.line(f"no summaries for {user!r} yet: one is written when a chat or voice session that told or asked "
+                     "her something ends")
     elif cmd == "export":
         import json
         text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)

@@ -165,7 +165,7 @@ class Brain:
         if model_ok and self.config.session.consolidate:
             model_ok = self._consolidate(session, rows)
             rows = self._messages(session)
-        text = None
+        text, why = None, None
         words = self.config.session.summary_max_words
         if model_ok:
             try:
@@ -173,14 +173,15 @@ class Brain:
             except LLMError as exc:
                 self.on_event(Degraded(str(exc)))
             except KeyboardInterrupt:     # Ctrl-C while the model writes: keep the short summary instead
-                self.on_event(Degraded("summary interrupted; the short one is saved instead"))
+                why = "summary interrupted"
             if text and not summary.grounded(text, rows, words):
-                self.on_event(Degraded("the model's summary was not about this session; the short one is saved instead"))
-                text = None
+                why, text = "the model's summary was not about this session", None
         if not text:
             text = summary.extractive(self.memory, self.user, rows, words)
+            if why:         # what happened, as it happened: a short summary saved, or none
+                self.on_event(Degraded(f"{why}; the short one is saved instead" if text else f"{why}; none is saved"))
         if not text:
-            return None      # nothing learned: no summary
+            return None      # nothing said worth a line: no summary
         self.memory.add_summary(self.user, session, text)
         self.on_event(Summarised(session, text))
         return text

@@ -2,7 +2,7 @@
 else extractive; none when the session taught nothing."""
 from __future__ import annotations
 
-from memory import Memory, Message, content_words, estimate_tokens
+from memory import Memory, Message, asks, content_words, estimate_tokens
 
 from .commands import say
 from .compaction import FRAMING, SENTENCE, grounded as line_grounded
@@ -38,7 +38,8 @@ def by_model(llm: LLM, rows: list[Message], config: Config) -> str:
 
 def extractive(memory: Memory, user: str, rows: list[Message], max_words: int) -> str:
     """No model: what the user told her this session, in the third person ("The user said they live in
-    Bristol. The user said they are allergic to peanuts."), and what they took back; "" when nothing was learned (no
+    Bristol. The user said they are allergic to peanuts."), and what they took back; with nothing learned, what they
+    asked ("The user asked: how far is the Moon; what is a good soup."); "" when the session held neither (no
     summary is better than a list of words)."""
     ids = {r.id for r in rows}
     if not ids:
@@ -53,7 +54,16 @@ def extractive(memory: Memory, user: str, rows: list[Message], max_words: int) -
     parts = [f"The user said {_lower(s)}." for s in say([(f.key, f.value) for f in held], them=True).split(". ") if held]
     parts += [f"The user took back that {_lower(s)}." for s in say([(f.key, f.value) for f in dropped], them=True).split(". ")
               if dropped]
+    if not parts:       # a session of questions: what was asked is what a person remembers of it
+        asked = [_asked(r.text) for r in rows if r.role == "user" and asks(r.text) >= 1]
+        parts = [f"The user asked: {'; '.join(a for a in asked if a)}."] if any(asked) else []
     return _cut_words(" ".join(parts), max_words)
+
+
+def _asked(text: str, max_words: int = 12) -> str:
+    """A question as the summary gives it: one line, its first words, without its question mark."""
+    words = " ".join(text.split()).rstrip("?!. ").split()
+    return " ".join(words[:max_words]) + (" ..." if len(words) > max_words else "")
 
 
 def _lower(sentence: str) -> str:
