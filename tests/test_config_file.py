@@ -189,3 +189,25 @@ def test_a_file_that_names_a_piper_voice_keeps_piper_and_the_default_is_her(tmp_
     assert load_config(mine).voice.tts.engine == "kokoro"
     mine.write_text("user: chell\n")
     assert (load_config(mine).voice.tts.engine, load_config(mine).voice.tts.effect) == ("pico", "glados")
+
+
+def test_every_problem_is_said_at_once_with_the_key_meant(tmp_path):
+    """Issue 71: errors came one at a time, with no "did you mean" for `llm.modle`."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("llm:\n  modle: llama3.2\nmemory:\n  recall_k: -3\nvoice:\n  wake:\n    phrse: hey glados\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(bad, env={})
+    said = str(caught.value)
+    assert said.startswith("3 problems") and "\n" not in said
+    assert "'llm.modle'" in said and "did you mean 'llm.model'?" in said
+    assert "did you mean 'voice.wake.phrase'?" in said and "'memory.recall_k'" in said
+
+
+def test_a_yaml_error_says_the_fix_for_where_the_file_came_from(tmp_path, monkeypatch):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("llm:\n  model: [x\n")
+    with pytest.raises(ConfigError, match="pass another --config") as named:
+        load_config(bad, env={})
+    assert "GLADOS_CONFIG" not in str(named.value)                 # never set: never the fix
+    with pytest.raises(ConfigError, match="unset GLADOS_CONFIG"):
+        load_config(None, env={"GLADOS_CONFIG": str(bad)})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import pickle
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from platformdirs import user_cache_dir, user_config_dir
 
@@ -86,13 +86,17 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.envi
     A validated config is kept as a snapshot in the user's cache folder, keyed by the file's bytes,
     the overrides and this module; the next start with the same inputs rebuilds it without parsing
     YAML or building validators (a third of `glados memory list`'s start-up)."""
+    given = path
     path, named = config_file(path, env)
+    # what to do about a file that cannot be used, by where it came from
+    fix = ("or pass another --config" if given else "or unset GLADOS_CONFIG" if named else
+           "or move it aside to run on the defaults")
     raw: bytes | None = None
     if path is not None and path.exists():
         try:
             raw = path.read_bytes()
         except OSError as exc:
-            raise ConfigError(f"cannot read {path} ({exc.strerror}); fix its permissions or unset GLADOS_CONFIG") from exc
+            raise ConfigError(f"cannot read {path} ({exc.strerror}); fix its permissions {fix}") from exc
     elif named:
         raise ConfigError(f"config file {path} does not exist; fix GLADOS_CONFIG or --config")
     else:
@@ -101,13 +105,14 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.envi
     key = _snapshot_key(path, raw, overrides)
     config = _from_snapshot(key)
     if config is None:
-        config = _validate(path, raw, overrides)
+        config = _validate(path, raw, overrides, fix)
         _save_snapshot(key, config)
     object.__setattr__(config, "_source", path)
     return config
 
 
-def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]) -> Config:
+def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str],
+              fix: str = "or unset GLADOS_CONFIG") -> Config:
     data: dict = {}
     if raw is not None:
         import yaml
@@ -116,7 +121,7 @@ def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]
         try:
             data = yaml.load(raw.decode("utf-8"), Loader=loader) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path} is not valid YAML ({_one_line(exc)}); fix the file or unset GLADOS_CONFIG") from exc
+            raise ConfigError(f"{path} is not valid YAML ({_one_line(exc)}); fix the file {fix}") from exc
         if not isinstance(data, dict):
             raise ConfigError(f"{path} must hold a mapping of keys, not {type(data).__name__}")
     if isinstance(data.get("voice"), dict):
@@ -134,14 +139,42 @@ def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str]
     try:
         return TypeAdapter(Config).validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        env_name = next((n for n in overrides if ".".join(ENV_OVERRIDES[n]) == where), None)
-        origin = f" (from {env_name})" if env_name else f" in {path}"
-        if first["type"] in ("unexpected_keyword_argument", "extra_forbidden"):
-            raise ConfigError(f"unknown config key '{where}'{origin}; see the shipped {SHIPPED_CONFIG.name} for the keys") from exc
-        what = first["msg"].removeprefix("Value error, ")
-        raise ConfigError(f"config key '{where}'{origin}: {what} (got {first.get('input')!r})") from exc
+        problems = [_problem(error, path, overrides) for error in exc.errors()]
+        if len(problems) == 1:
+            raise ConfigError(problems[0]) from exc
+        raise ConfigError(f"{len(problems)} problems in the config: " + "; ".join(problems)) from exc
+
+
+def _problem(error: dict, path: Path | None, overrides: Mapping[str, str]) -> str:
+    """One validation error as a line that names the key, where it came from, and the fix."""
+    where = ".".join(str(p) for p in error["loc"])
+    env_name = next((n for n in overrides if ".".join(ENV_OVERRIDES[n]) == where), None)
+    origin = f" (from {env_name})" if env_name else f" in {path}"
+    if error["type"] in ("unexpected_keyword_argument", "extra_forbidden"):
+        near = _near(error["loc"])
+        hint = f"did you mean '{near}'?" if near else f"see the shipped {SHIPPED_CONFIG.name} for the keys"
+        return f"unknown config key '{where}'{origin}; {hint}"
+    what = error["msg"].removeprefix("Value error, ")
+    return f"config key '{where}'{origin}: {what} (got {error.get('input')!r})"
+
+
+def _near(loc: tuple) -> str | None:
+    """The known key nearest an unknown one ("llm.modle" -> "llm.model"), in the same section; None if none is near."""
+    import dataclasses
+    import difflib
+    import typing
+    section: Any = Config
+    for part in loc[:-1]:
+        hints = typing.get_type_hints(section, vars(sections), include_extras=False) \
+            if dataclasses.is_dataclass(section) else {}
+        section = hints.get(str(part))
+        if section is None:
+            return None
+    if not dataclasses.is_dataclass(section):
+        return None
+    names = [f.name for f in dataclasses.fields(section)]
+    found = difflib.get_close_matches(str(loc[-1]), names, n=1, cutoff=0.6)
+    return ".".join([*(str(p) for p in loc[:-1]), found[0]]) if found else None
 
 
 def _retired_wake_keys(voice: dict, path: Path | None) -> dict:
