@@ -71,3 +71,13 @@ def test_the_model_rewrites_the_note_in_its_own_words_and_only_grounded_lines_st
     assert "Paris" not in note and "Ivy" not in note       # not said, or cited from no message of the session
     assert len([m for m in prompt if m["role"] in ("user", "assistant")]) <= 13     # the window is unchanged
     assert "The user is meeting Sarah" in llm.note_requests[1][-1]["content"]      # the note is rewritten, not restarted
+
+
+def test_the_note_keeps_a_title_and_a_decimal_inside_their_sentence():
+    """Issue 71: the running note cut "My boss is called Dr. Okafor" at "Dr."."""
+    from assistant.turn.compaction import fold
+    from memory import Message
+    text = "My boss is called Dr. Okafor. He wants the report by Friday, in 3.5 pages."
+    said = Message(1, "s1", "user", text, 20, "2026-12-01T10:00:00+00:00", False, "other")
+    note = fold([said], 200)
+    assert '"My boss is called Dr. Okafor."' in note and '"He wants the report by Friday, in 3.5 pages."' in note
