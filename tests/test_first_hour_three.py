@@ -98,3 +98,33 @@ def test_a_session_of_questions_leaves_a_line_of_what_was_asked():
     listed = glados("memory", "summaries", "--user", "ada").stdout
     assert "The user asked: how far is the Moon; what's a good soup for winter." in listed, listed
     assert "the short one is saved instead" in done.stdout
+
+
+def test_a_killed_session_gets_its_summary_at_the_next_start(tmp_path):
+    """A session killed by SIGKILL or a power cut never got a summary; the next start writes the one it lacked."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from tests.conftest import ROOT
+    env = {**os.environ, "OLLAMA_HOST": "http://127.0.0.1:9"}
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "chat", "--user", "ada"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    proc.stdin.write("I live in Leeds\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and "GLaDOS:" not in os.read(proc.stdout.fileno(), 65536).decode():
+        pass
+    time.sleep(1)                       # her reply is written to the log after it is shown
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert "no summaries" in glados("memory", "summaries", "--user", "ada").stdout
+    config = tmp_path / "config.yaml"
+    config.write_text("session:\n  idle_timeout_min: 0.01\n")     # the killed session is idle after 0.6 s
+    time.sleep(1)
+    again = glados("chat", "--user", "ada", "--config", str(config), input="hello again\n",
+                   env={"OLLAMA_HOST": "http://127.0.0.1:9"})
+    assert again.returncode == 0, again.stderr
+    listed = glados("memory", "summaries", "--user", "ada").stdout
+    assert "The user said they live in Leeds." in listed, listed

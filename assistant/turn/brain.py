@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable, Literal, Sequence
 
 from memory import (FactChange, Memory, MemoryStoreError, Message, Observation, Recalled, asks, estimate_tokens, hide,
-                    new_session_id, utc_now)
+                    iso, new_session_id, utc_now)
 
 from . import commands, compaction, consolidation, prompt, summary, tools
 from ..config import BudgetConfig, Config
@@ -137,10 +137,28 @@ class Brain:
         if self.session and self.last_activity and now - self.last_activity > idle:
             self.end_session()
         if self.session is None:
+            self._left_behind(now - idle)
             self.session = new_session_id()
             self.on_event(SessionStarted(self.session))
         self.last_activity = now
         return self.session
+
+    def _left_behind(self, before: datetime) -> None:
+        """The last conversation ended without its summary (the process was killed, the power cut): written now,
+        the short way (no model call before the first reply), when it has been idle past the timeout, so no other
+        process still holds it. A conversation is a session with her replies in it; `memory observe` makes none."""
+        sessions = self.memory.sessions(self.user)
+        if not sessions or sessions[-1].ended > iso(before):
+            return
+        last = sessions[-1].session
+        if any(s.session == last for s in self.memory.summaries(self.user)):
+            return
+        rows = self._messages(last)
+        if not any(r.role == "assistant" for r in rows) or not any(r.role == "user" for r in rows):
+            return
+        text = summary.extractive(self.memory, self.user, rows, self.config.session.summary_max_words)
+        if text and self.memory.add_summary(self.user, last, text):
+            self.on_event(Summarised(last, text))
 
     def _messages(self, session: str, limit: int | None = None) -> list[Message]:
         """The session's messages as a model may read them: a secret the user noted ("my locker code is 4512")
