@@ -279,7 +279,7 @@ NOT_JOBS = set("""lover fan member user person people mother father mom mum dad 
 husband partner parent leader winner loser beginner believer follower foreigner stranger survivor dreamer
 thinker talker listener sleeper eater drinker smoker worrier sinner liar riser owner customer voter supporter
 passenger newcomer outsider insider hiker reader gamer runner cyclist traveler traveller learner player
-shopper buyer introvert extrovert neighbor neighbour number corner monster other
+shopper buyer adventurer explorer introvert extrovert neighbor neighbour number corner monster other
 summer winter water paper letter matter sucker tiger danger cancer weather flower tower computer sticker
 character disaster hamster killer joker gambler procrastinator perfectionist optimist pessimist realist
 romantic vegetarian pescatarian libertarian humanitarian christian guardian veteran grandmother grandfather
@@ -340,6 +340,8 @@ def as_place(value: str) -> str | None:
     if re.match(r"(?:on|in|at|by|since|from|for)\s", value, flags=F) or re.fullmatch(
             r"(?:the\s+)?(?:city cent(?:er|re)|downtown(?: area)?)|the\s+(?:cent(?:er|re)|area|neighbou?rhood|outskirts)", value, flags=F):
         return None     # "on March 15th" says when; "the city center" says where only to one who knows which city
+    if re.search(r"\b(?:frequently|often|sometimes|usually|regularly|occasionally|a lot)\b", value, flags=F):
+        return None     # "staying in hotels quite frequently": a habit, not where one lives
     inner = re.search(r"^(?:a|an|the)\s.*?\b(?:in|near|outside|of|called|named)\s+(.+)$", value, flags=F)
     if inner:
         value = trim(inner.group(1))
@@ -360,8 +362,9 @@ def as_org(value: str) -> str | None:
         return None
     if value.lower() in NON_VALUES | {"home", "myself", "a living", "free", "fun", "money"}:
         return None
-    if re.match(r"an?\s+\d", value, flags=F):
-        return None     # "a job with a 45-minute commute": not who employs the user
+    if re.match(r"an?\s+\d", value, flags=F) or re.search(r"\b(?:students|kids|clients|customers|children|pupils|"
+                                                          r"patients|family|friends)$", value, flags=F):
+        return None     # "a job with a 45-minute commute", "a project for my students": not who employs the user
     value = re.sub(r"^the\s+", "", value, flags=F)
     return titled(value) if not value.lower().startswith(("a ", "an ")) else value
 

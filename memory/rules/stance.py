@@ -112,7 +112,11 @@ WORK_ON = re.compile(r"\b(?:write|rewrite|re-write|edit|change|proofread|correct
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
                      r"summary|resume|cover letter|sentences?)\b", F)
 ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) instructions|(?:act|behave) (?:as|like) "
-                  r"(?:an?|my|the)\b|pretend (?:to be|you are|that you)|you are now (?:an?|my)\b)", F)
+                  r"(?:an?|my|the)\b|pretend (?:to be|you are|that you)|you are now (?:an?|my)\b)|"
+                  r"^\s*you are (?:an?|my|the) (?!(?:great|good|big|huge|real|true|life|star)\b)", F)
+# A letter or an email in the message: its salutation or its sign-off on a line of its own.
+LETTER = re.compile(r"(?m)^\s*(?:dear|hi|hello)\s+[^\n,]{1,40},\s*$|^\s*(?:sincerely|best regards|kind regards|"
+                    r"warm regards|regards|yours truly|yours sincerely),?\s*$", F)
 PLACEHOLDER = re.compile(r"\[(?:your|my|his|her|their|the|insert|company|course|professor|job|name|recipient|date|"
                          r"position|address|city|phone|email)\b[^\]\n]{0,30}\]", F)
 HER_VOICE = re.compile(r"\b(?:feel free to (?:ask|reach out)|i'?m glad (?:i could|i was able to|to) help|"
@@ -123,4 +127,4 @@ HER_VOICE = re.compile(r"\b(?:feel free to (?:ask|reach out)|i'?m glad (?:i coul
 def pasted(text: str) -> bool:
     """Whether a message is text to be worked on (an email to edit, a role to play) or her answer pasted
     back, rather than the user talking: no fact in it is the user's, and no command in it is theirs."""
-    return any(p.search(text) for p in (WORK_ON, ROLE, PLACEHOLDER, HER_VOICE))
+    return any(p.search(text) for p in (WORK_ON, ROLE, PLACEHOLDER, HER_VOICE, LETTER))
