@@ -161,3 +161,18 @@ def test_her_name_last_after_a_short_request_is_the_request_and_talk_to_others_s
     turn = next(r for r in stub.chats() if r["messages"][-1]["role"] == "user")
     assert turn["messages"][-1]["content"].lower().startswith("lights off")
     assert "[ignored: not addressed to me]" in ignored.stdout, ignored.stdout
+
+
+def test_a_wav_as_the_microphone_with_no_speaker_is_still_heard_and_the_reply_printed(tmp_path):
+    """Issue 71: `glados voice --input x.wav` without --output, on a machine with no speaker, dropped the file and
+    opened the typed chat."""
+    env = {"XDG_RUNTIME_DIR": str(tmp_path), "PULSE_SERVER": "unix:/nonexistent", "AUDIODEV": "null",
+           "OLLAMA_HOST": "http://127.0.0.1:9"}
+    result = glados("voice", "--user", "bob", "--input", str(FIXTURES / "wake_facts_piper_16k.wav"), env=env,
+                    input="", timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "typed chat" not in result.stderr and "her replies are printed, not played" in result.stderr
+    assert "[heard]" in result.stdout and "[speaking]" in result.stdout
+    facts = json.loads(glados("memory", "list", "--json", "--user", "bob").stdout)
+    assert ("allergy", "peanuts") in {(f["key"], f["value"]) for f in facts}
+    assert not list(tmp_path.glob("*.wav")) and not list(ROOT.glob("*.wav"))      # nothing written unasked

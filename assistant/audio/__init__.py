@@ -1,8 +1,10 @@
 """Audio in and out: one interface (base.py), one file per backend; devices import lazily."""
 from .base import FRAME, AudioError, AudioFileError, AudioSink, AudioSource, resample
+from .silent import SilentSink
 from .wavfile import WavSink, WavSource
 
-__all__ = ["FRAME", "AudioError", "AudioFileError", "AudioSink", "AudioSource", "WavSink", "WavSource", "resample",
+__all__ = ["FRAME", "AudioError", "AudioFileError", "AudioSink", "AudioSource", "SilentSink", "WavSink", "WavSource",
+           "resample",
            "open_microphone", "open_speaker"]
 
 

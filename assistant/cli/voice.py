@@ -9,7 +9,8 @@ from rich.console import Console
 from memory import printable
 
 from ..app import build_brain, build_loop
-from ..audio import AudioError, AudioFileError, WavSink, WavSource, open_microphone, open_speaker
+from ..audio import (AudioError, AudioFileError, AudioSink, SilentSink, WavSink, WavSource, open_microphone,
+                     open_speaker)
 from ..config import Config
 from ..stt import STTError
 from ..tts import TTSError
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace, config: Config, user: str, out: Out, memory_fa
     try:
         source = (WavSource(args.input, realtime=getattr(args, "realtime", False)) if getattr(args, "input", None)
                   else open_microphone(config.voice.input_device))
-        sink = WavSink(args.output) if getattr(args, "output", None) else open_speaker(config.voice.output_device)
+        sink = WavSink(args.output) if getattr(args, "output", None) else _speaker(args, config)
     except AudioError as exc:
         if source is not None:
             source.close()
@@ -93,6 +94,19 @@ def run(args: argparse.Namespace, config: Config, user: str, out: Out, memory_fa
         sink.close()
         source.close()
     return 0
+
+
+def _speaker(args: argparse.Namespace, config: Config) -> AudioSink:
+    """The speaker; with a WAV file as the microphone and no speaker, her replies are printed instead (the file is
+    still heard, and nothing is written where nobody asked)."""
+    try:
+        return open_speaker(config.voice.output_device)
+    except AudioError as exc:
+        if not getattr(args, "input", None) or isinstance(exc, AudioFileError):
+            raise
+        Out("stderr").line(f"glados: {exc}; her replies are printed, not played (add --output FILE.wav to keep them)",
+                           "yellow")
+        return SilentSink()
 
 
 def print_event(console: Console):
