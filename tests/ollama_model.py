@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 NUM_KEEP = 4                 # api.Options default: tokens the runner keeps at the front when it cuts
 DEFAULT_NUM_CTX = 4096       # routes.go: the VRAM-based default on a small machine
-THINK_LEVEL_TOKENS = {"low": 40, "medium": 180, "high": 500}
+# Real traces run from tens to thousands of tokens; gpt-oss at "low" was seen spending 600 (issue 71).
+THINK_LEVEL_TOKENS = {"low": 600, "medium": 900, "high": 1500}
 
 # llama3's pre-tokenizer, roughly: words with their leading space, digits in threes, punctuation runs.
 PIECE = re.compile(r"'s|'t|'re|'ve|'m|'ll|'d| ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+", re.UNICODE)
@@ -70,7 +71,7 @@ PROFILES = {
     "qwen3": Profile("qwen3", ("completion", "tools", "thinking"), "qwen3", thinking_tokens=700),
     "deepseek-r1": Profile("deepseek-r1", ("completion", "thinking"), "qwen2", thinking_tokens=600),
     "deepseek-r1:old": Profile("deepseek-r1:old", ("completion",), "qwen2", think_in_content=True,
-                               thinking_tokens=120),
+                               thinking_tokens=600),
     "gpt-oss": Profile("gpt-oss", ("completion", "tools", "thinking"), "gptoss", thinking_tokens=180),
 }
 

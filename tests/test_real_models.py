@@ -36,6 +36,8 @@ def turns_of(stub: StubOllama) -> list:
 def test_every_model_answers_every_turn_and_no_thinking_is_shown_spoken_or_stored(model):
     lines = ["My name is Ada and I live in Leeds", "what should I cook tonight?", "and tomorrow?"]
     with StubOllama(models=(f"{model}:latest" if ":" not in model else model,)) as stub:
+        if model == "deepseek-r1:old":      # its first trace (in the text) uses the reply's room: asked once more
+            stub.enqueue("Answer 1, delivered with contempt.")
         for n in range(1, len(lines) + 1):
             stub.enqueue(f"Answer {n}, delivered with contempt.")
         stub.enqueue('{"facts": []}').enqueue("The user said their name is Ada and they live in Leeds.")
@@ -55,14 +57,14 @@ def test_every_model_answers_every_turn_and_no_thinking_is_shown_spoken_or_store
 def test_a_reply_the_thinking_used_up_is_said_in_one_line_never_silence(tmp_path):
     """gpt-oss cannot stop thinking: with a small reply budget its trace can use all of `num_predict`."""
     config = tmp_path / "config.yaml"
-    config.write_text("budget:\n  reply: 30\n")
+    config.write_text("budget:\n  reply: 30\n  think: 0\n")
     with StubOllama(models=("gpt-oss:latest",)) as stub:
         stub.enqueue("Never heard.")
         result = chat(stub.url, "ada", "tell me a story", env={"OLLAMA_MODEL": "gpt-oss", "GLADOS_CONFIG": str(config)})
     assert result.returncode == 0, result.stderr
     assert "Never heard." not in result.stdout
     said = [line for line in result.stdout.splitlines() if "reply tokens" in line]
-    assert len(said) == 1 and "budget.reply" in said[0], result.stdout
+    assert len(said) == 1 and "budget.think" in said[0], result.stdout
     assert "Start Ollama" not in result.stdout and "hmm" not in result.stdout
     assert not [t for t in said_by_her() if "hmm" in t or "Never heard" in t]
 

@@ -189,6 +189,7 @@ class BudgetConfig:
     recall: Annotated[int, doc("recalled earlier messages", ge=0)] = 200
     history: Annotated[int, doc("recent turns of this session, trimmed by whole user+assistant pairs", ge=0)] = 1500
     reply: Annotated[int, doc("room left for the answer (Ollama's num_predict)", ge=16)] = 400
+    think: Annotated[int, doc("room for a thinking model's trace beyond the reply: a model whose thinking cannot be turned off (gpt-oss) or whose trace arrives in its text gets reply + think", ge=0)] = 1024
 
 
 @dataclass(frozen=True)

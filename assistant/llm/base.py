@@ -72,6 +72,11 @@ class LLM(ABC):
     def supports_tools(self) -> bool:
         return False
 
+    def thinks(self) -> bool:
+        """Whether a reply may begin with a thinking trace that shares num_predict with it (one that cannot be
+        turned off, or arrives in the text): the caller gives such a model room beyond the reply."""
+        return False
+
     def preload(self) -> None:
         """Load the model now, as every later request will ask for it; raises LLMError."""
 

@@ -61,8 +61,9 @@ def base_url(host: str) -> str:
 class OllamaLLM(LLM):
     def __init__(self, host: str, model: str, connect_timeout: float = 3.0, first_token_timeout: float = 120.0,
                  between_tokens_timeout: float = 30.0, temperature: float = 0.8, num_ctx: int = 4096,
-                 keep_alive: str = "30m"):
+                 keep_alive: str = "30m", think_room: int = 0):
         self.host, self.model = host, model
+        self.think_room = think_room     # num_predict's extra room for a trace that shares it (budget.think)
         self.num_ctx, self.keep_alive = num_ctx, keep_alive
         self.first_token_timeout = first_token_timeout
         self.between_tokens_timeout = between_tokens_timeout
@@ -75,6 +76,7 @@ class OllamaLLM(LLM):
                                       write=30.0, pool=connect_timeout)
         self._client = ollama.Client(host=host, timeout=self._timeout)
         self._info: ModelInfo | None = None
+        self._traced = False       # a trace came in the text (an old template): it thinks whatever is asked
 
     # -- faults, translated once --------------------------------------------------------------
     def _unreachable(self) -> LLMUnavailable:
@@ -158,13 +160,17 @@ class OllamaLLM(LLM):
         except Exception as exc:  # noqa: BLE001
             raise self._translate(exc) from exc
 
+    def thinks(self) -> bool:
+        """Its thinking cannot be turned off (gpt-oss: only down to "low"), or a trace came in its text before."""
+        return self.info().think() == "low" or self._traced
+
     def chat(self, messages: list[dict], tools: list[dict] | None = None, max_tokens: int | None = None,
              format: dict | None = None, temperature: float | None = None) -> Iterator[Chunk]:
         """Stream in a worker thread, so the first-token and between-token timeouts are exact."""
         options: dict = {"temperature": self.temperature if temperature is None else temperature,
                          "num_ctx": self.num_ctx}
-        if max_tokens:
-            options["num_predict"] = max_tokens
+        if max_tokens:          # a trace that cannot be turned off shares num_predict: it gets room of its own
+            options["num_predict"] = max_tokens + (self.think_room if self.thinks() else 0)
         request = dict(model=self.model, messages=messages, tools=tools or None, stream=True, options=options,
                        format=format, keep_alive=self.keep_alive, think=self.info().think())
         client = ollama.Client(host=self.host, timeout=self._timeout)
@@ -213,6 +219,7 @@ class OllamaLLM(LLM):
                 calls = tuple(ToolCall(c.function.name, dict(c.function.arguments or {}))
                               for c in (msg.tool_calls or []))
                 text = strip.feed(msg.content or "") + (strip.flush() if part.done else "")
+                self._traced = self._traced or strip.seen
                 out.put(Chunk(text=text, tool_calls=calls, done=bool(part.done),
                               prompt_tokens=part.prompt_eval_count, reply_tokens=part.eval_count,
                               done_reason=part.done_reason if part.done else None,

@@ -14,6 +14,7 @@ class ThinkStripper:
         self._held = ""
         self._inside = False
         self._started = False      # visible text has been given out: a later '<think>' is just text
+        self.seen = False          # a trace was taken out: this model thinks in its text
 
     def feed(self, text: str) -> str:
         self._held += text
@@ -29,7 +30,7 @@ class ThinkStripper:
             if not self._started:
                 lead = self._held.lstrip()
                 if lead.startswith(OPEN):
-                    self._held, self._inside = lead[len(OPEN):], True
+                    self._held, self._inside, self.seen = lead[len(OPEN):], True, True
                     continue
                 if OPEN.startswith(lead):          # '<thi' so far: wait for the rest
                     break
@@ -37,6 +38,7 @@ class ThinkStripper:
             # stream, while nothing was given out, is the trace; after that, the tag alone goes
             end = self._held.find(CLOSE)
             if end >= 0:
+                self.seen = True
                 before = self._held[:end] if self._started else ""
                 out.append(before)
                 self._started = self._started or bool(before.strip())

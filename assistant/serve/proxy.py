@@ -64,7 +64,8 @@ class Proxy:
         if brain is None:
             brain = self.brains[user] = Brain(self.memory, None, self.config, user, on_event=_log_event)
         if model and (brain.llm is None or brain.llm.model != model):
-            brain.llm = make_llm(replace(self.config.llm, host=self.upstream, model=model), self.num_ctx)
+            brain.llm = make_llm(replace(self.config.llm, host=self.upstream, model=model), self.num_ctx,
+                                 self.config.budget.think)
         return brain
 
     # -- the memory path ------------------------------------------------------------------------

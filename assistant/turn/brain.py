@@ -460,15 +460,19 @@ class Brain:
         try:
             for round_ in range(MAX_TOOL_ROUNDS + 1):
                 self.stats.last_prompt = messages
+                knew = self.llm.thinks()
                 said = self._round(messages, offered if round_ < MAX_TOOL_ROUNDS else None, parts, on_text, asked)
+                if not knew and self.llm.thinks() and not "".join(parts).strip() and said.done_reason == "length":
+                    # its first trace (in the text, an old template) used the reply's room: asked again, with its own
+                    said = self._round(messages, offered if round_ < MAX_TOOL_ROUNDS else None, parts, on_text, asked)
                 if not said.calls:
                     self._last = Sent(session, messages + [{"role": "assistant", "content": said.text}],
                                       offered if round_ < MAX_TOOL_ROUNDS else None)
                     break
                 messages = messages + self._run_tools(said.calls, said.text, session, done)
             if not "".join(parts).strip():
-                raise NoReply(f"{self.llm.model} used all {self.config.budget.reply} reply tokens without saying "
-                              "anything (thinking first); raise budget.reply in config.yaml"
+                raise NoReply(f"{self.llm.model} used all its reply tokens without saying anything (thinking "
+                              "first); raise budget.think in config.yaml"
                               if said.done_reason == "length" else f"{self.llm.model} gave an empty reply; try again")
             on_end()
         except Interrupted as exc:

@@ -41,7 +41,6 @@ def persona_text(persona: PersonaConfig, budget: int) -> str:
 
 PER_MESSAGE = 8         # a message's role headers and end token in a chat template (llama3: 5-7)
 PREAMBLE = 48           # the template's own lines before the system prompt ("Cutting Knowledge Date: ...")
-THINK_ROOM = 256        # a trace that cannot be turned off (gpt-oss at "low") shares num_predict's room
 TOOL_ROOM = 512         # tool calls and their results within one turn, all rounds together
 
 
@@ -60,7 +59,7 @@ def context_size(budget: BudgetConfig, tools: list[dict] | None) -> int:
     """num_ctx for every request (chat, summary, note, consolidation, preload): one value, so the model never
     reloads. Every part of the budget, the reply and its thinking room, the tools and a turn's tool rounds,
     the template's overhead; rounded up to 256."""
-    total = (budget.system + budget.memory + budget.recall + budget.history + budget.reply + THINK_ROOM
+    total = (budget.system + budget.memory + budget.recall + budget.history + budget.reply + budget.think
              + tool_tokens(tools) + TOOL_ROOM + PREAMBLE + 4 * PER_MESSAGE)
     return -(-total // 256) * 256
 
