@@ -81,3 +81,33 @@ def test_the_note_keeps_a_title_and_a_decimal_inside_their_sentence():
     said = Message(1, "s1", "user", text, 20, "2026-12-01T10:00:00+00:00", False, "other")
     note = fold([said], 200)
     assert '"My boss is called Dr. Okafor."' in note and '"He wants the report by Friday, in 3.5 pages."' in note
+
+
+def test_the_line_next_to_the_window_is_carried_every_time_when_the_note_cannot_be_rewritten(tmp_path):
+    """Issue 71: with the note's rewrite failing, after the window moved a second time the lines that left it were
+    in neither the window nor the note (the first fallback had filled the note, and its oldest lines stayed). Now
+    the note's oldest lines give way, and of lines alike the newest is kept: the newest line that left the window is
+    in the request every time (recall off, so only the window and the note can carry it)."""
+    config = load_config(None)
+    config = replace(config, session=replace(config.session, consolidate=False),
+                     memory=replace(config.memory, recall_k=0))
+    llm = ScriptedLLM()
+    for _ in range(10):
+        llm.enqueue_note("this is not the note's JSON")
+    said = [f"Item {n}: the folder for project {n * 7} is in drawer {n} of the Leeds office, behind the old printer "
+            "that Sarah said she would fix on Friday at 5pm." for n in range(1, 17)]
+    with Memory(tmp_path / "m.db", embedder=None) as memory:
+        brain = Brain(memory, llm, config, "ada")
+        brain.connect()
+        missing = []
+        for n, text in enumerate(said, start=1):
+            llm.enqueue("Fascinating.")
+            brain.turn(text)
+            prompt = brain.stats.last_prompt[1:]
+            window = [i for i in range(1, n) if any(m["content"].endswith(said[i - 1]) for m in prompt)]
+            noted = [i for i in range(1, n) if any(f'"Item {i}:' in m["content"] for m in prompt)]
+            left = [i for i in range(1, n) if window and i < min(window)]
+            if left and left[-1] not in noted:
+                missing.append((n, left[-1]))
+    assert len(llm.note_requests) >= 2                       # the window moved twice, each rewrite failed
+    assert missing == []

@@ -63,7 +63,8 @@ def fold(folded: list[Message], budget_tokens: int, mark: Mark | None = None) ->
         return ""
     said = [(m.id, i, s.strip()) for m in folded if m.role == "user"
             for i, s in enumerate(SENTENCE.findall(m.text)) if s.strip()]
-    ranked = sorted((x for x in said if salience(x[2]) > 0), key=lambda x: (-salience(x[2]), x[0], x[1]))
+    # the most telling first; of those alike, the newest: the line next to the window is never the one left out
+    ranked = sorted((x for x in said if salience(x[2]) > 0), key=lambda x: (-salience(x[2]), -x[0], x[1]))
     used, chosen = estimate_tokens(HEADER), []
     for message_id, i, sentence in ranked:
         line = _line(sentence, mark(sentence, message_id) if mark else "")
@@ -196,10 +197,24 @@ def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_to
 def absorb(previous: ModelNote | None, new: list[Message], budget_tokens: int) -> ModelNote:
     """The note with `new` folded into it extractively (quoted, so grounded by construction), within the
     budget, covering up to the last of them."""
-    text = previous.text if previous is not None else ""
-    quoted = fold(new, budget_tokens - estimate_tokens(MODEL_HEADER + "\n" + text))
+    held = previous.text.split("\n") if previous is not None and previous.text else []
+    held, quoted = _room_for(held, lambda room: fold(new, room), budget_tokens)
     lines = quoted.split("\n", 1)[1] if quoted else ""
-    return ModelNote("\n".join(x for x in (text, lines) if x), new[-1].id)
+    return ModelNote("\n".join(x for x in ("\n".join(held), lines) if x), new[-1].id)
+
+
+def _room_for(lines: list[str], after: Callable[[int], str], budget_tokens: int) -> tuple[list[str], str]:
+    """The note's lines and the fold of what left the window after them (`after(room)`), within the budget. When
+    the note leaves the fold no room, its oldest lines give way until the fold's most telling line fits: what
+    left the window last reaches the model too, every time, not only what left it first."""
+    if not after(budget_tokens):
+        return lines, ""            # nothing after them worth a line
+    kept = list(lines)
+    while True:
+        folded = after(budget_tokens - estimate_tokens(MODEL_HEADER + "\n" + "\n".join(kept)))
+        if folded or not kept:
+            return kept, folded
+        kept.pop(0)
 
 
 def combine(model: ModelNote | None, folded: list[Message], budget_tokens: int, mark: Mark | None = None) -> str:
@@ -208,9 +223,11 @@ def combine(model: ModelNote | None, folded: list[Message], budget_tokens: int, 
     changed since (`mark`)."""
     if model is None or not model.text:
         return fold([m for m in folded if model is None or m.id > model.upto], budget_tokens, mark)
-    lines = model.text.split("\n")
-    head = MODEL_HEADER + "\n" + "\n".join(_marked(line, mark) for line in lines)
-    rest = fold([m for m in folded if m.id > model.upto], budget_tokens - estimate_tokens(head), mark)
+    lines = [_marked(line, mark) for line in model.text.split("\n")]
+    # the turns since the model's note are carried beside it, its oldest lines giving way when there is no room
+    lines, rest = _room_for(lines, lambda room: fold([m for m in folded if m.id > model.upto], room, mark),
+                            budget_tokens)
+    head = MODEL_HEADER + "\n" + "\n".join(lines)
     return head + ("\n" + rest.split("\n", 1)[1] if rest else "")
 
 
