@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 _WHERE = {
     **dict.fromkeys(("Ambiguous", "BadImport", "Memory", "NotFound", "Observation", "TooLong", "iso",
                      "new_session_id", "utc_now"), "api"),
-    "build_system_prompt": "context", "hide": "context", "Erased": "erase",
+    "bearing": "context", "build_system_prompt": "context", "hide": "context", "Erased": "erase",
     "resolve_dates": "dates:resolve", "say_day": "dates",
     **dict.fromkeys(("FORGOTTEN", "MULTI_VALUED", "SINGLE_VALUED", "Fact", "FactChange", "StaysPinned",
                      "UnknownKey"), "facts"),
@@ -36,7 +36,7 @@ _WHERE = {
 
 if TYPE_CHECKING:
     from .api import Ambiguous, BadImport, Memory, NotFound, Observation, TooLong, iso, new_session_id, utc_now
-    from .context import build_system_prompt, hide
+    from .context import bearing, build_system_prompt, hide
     from .erase import Erased
     from .dates import resolve as resolve_dates, say_day
     from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
@@ -81,6 +81,6 @@ __all__ = [
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
-    "build_system_prompt", "clean", "hide", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "is_secret", "iso", "mine", "new_session_id",
+    "bearing", "build_system_prompt", "clean", "hide", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "is_secret", "iso", "mine", "new_session_id",
     "from_third_person", "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
 ]

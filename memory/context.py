@@ -120,6 +120,27 @@ def _untold(text: str, values: list[str]) -> str:
     return " ".join(s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if not restates(s))
 
 
+def bearing(facts: list[Fact], text: str, block: str, limit: int = 5) -> list[Fact]:
+    """The current facts the memory block left out that bear on `text`: a content word of theirs (the value, or a
+    favourite's thing) is
+    one of the message's ("any playlist ideas for my jazz night?" -> likes: "jazz"), most shared first, newest
+    first among equals. A secret never; a fact the block shows never twice."""
+    from .recall.query import stems, terms
+    asked = stems(terms(text))
+    if not asked:
+        return []
+    shown = block.casefold()
+    scored = []
+    for fact in facts:
+        if is_secret(fact.key, fact.value) or quote(fact.value, 10_000).casefold() in shown:
+            continue
+        thing = fact.key.removeprefix("favorite_").replace("_", " ") if fact.key.startswith("favorite_") else ""
+        shared = len(asked & stems(terms(f"{thing} {fact.value}")))
+        if shared:
+            scored.append((shared, fact.asserted_at, fact))
+    return [f for _, _, f in sorted(scored, key=lambda x: (x[0], x[1]), reverse=True)[:limit]]
+
+
 def build_system_prompt(base: str, context: str) -> str:
     """The persona plus the memory block; `base` unchanged when there is nothing to add."""
     if not context or not context.strip():

@@ -126,3 +126,23 @@ def test_an_excerpt_is_the_answering_sentence_with_its_neighbours():
     assert "I now lead a team of five engineers at the plant." in cut and len(cut) <= 160
     assert cut.startswith("… ") and "I started a new job last month." in cut     # what it needs around it
     assert recalled(2, "short and whole").excerpt(160) == "short and whole"
+
+
+def test_what_bears_on_the_message_reaches_it_though_the_block_left_it_out(mem, clock):
+    """Identity and health first in the block, then what bears on the message at hand: an old taste the block's
+    cap left out reaches the request whose words it shares, and no other."""
+    from assistant.turn.brain import Brain
+    from tests.fakes import ScriptedLLM
+    mem.observe("ada", "My name is Ada. I love jazz.")
+    for thing in ("chess", "tea", "rain", "maps", "owls", "kites", "soup", "knots", "dice", "moss", "ink", "figs"):
+        clock.advance(seconds=60)
+        mem.observe("ada", f"I love {thing}.")
+    assert '"jazz"' not in mem.load_context("ada")
+    llm = ScriptedLLM().enqueue("Miles Davis. Obviously.").enqueue("No.")
+    brain = Brain(mem, llm, load_config(None), "ada", clock=clock)
+    brain.connect()
+    brain.turn("any playlist ideas for a jazz evening?")
+    brain.turn("what should I cook tonight?")
+    first, second = ("\n".join(m["content"] for m in r) for r in llm.requests)
+    assert 'likes: "jazz"' in first and "bearing on this message" in first
+    assert 'likes: "jazz"' not in second

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable, Literal, Sequence
 
-from memory import (FactChange, Memory, MemoryStoreError, Message, Observation, Recalled, asks, estimate_tokens, hide,
-                    iso, new_session_id, utc_now)
+from memory import (FactChange, Memory, MemoryStoreError, Message, Observation, Recalled, asks, bearing,
+                    estimate_tokens, hide, iso, new_session_id, utc_now)
 
 from . import commands, compaction, consolidation, prompt, summary, tools
 from ..config import BudgetConfig, Config
@@ -335,8 +335,9 @@ class Brain:
         block, recalled = self.recall_for(text, session, carried=len(history))
         recalled = [r for r in recalled if not compaction.quotes(earlier, r.text)]     # each thing once
         mem = self.config.memory
+        related = bearing(self.memory.facts(self.user), text, block)      # what the block left out that bears on it
         messages, used, dropped = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier,
-                                                  mem.recall_chars, mem.reply_chars)
+                                                  mem.recall_chars, mem.reply_chars, related)
         self.stats.timings["memory_s"] = time.perf_counter() - started
         if dropped:
             self.on_event(Degraded(f"your message is too long for the model: it gets the start and the end, "
