@@ -52,6 +52,17 @@ def kind_of(text: str, keys: Iterable[str] = ()) -> Kind:
     head = text[:500]
     if PROJECT.search(head):
         return "project"
-    if STATE.search(head):
+    if _mostly_state(head):
         return "state"
     return "other"
+
+
+SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def _mostly_state(text: str) -> bool:
+    """A passing state is what the message is about ("I'm knackered today."), not a feeling said in passing in a
+    message that says more ("... I made a lemon cake for my niece's party. I was a bit nervous, but ..."), which
+    would otherwise leave recall with the state after a day: at least half its sentences state one."""
+    said = [s for s in SENTENCES.findall(text) if s.strip()]
+    return bool(said) and 2 * sum(1 for s in said if STATE.search(s)) >= len(said)

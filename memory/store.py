@@ -322,6 +322,13 @@ CREATE TRIGGER facts_block_au AFTER UPDATE OF seq, id, user, key, value, value_n
 END;
 """
 
+_M015_STATE_SAID_IN_PASSING = """
+-- A passing state is what a message is about, not a feeling said in passing in one that says more (kinds.kind_of):
+-- a long message kept as "state" left recall after a day with what else it said. Those over 200 characters are
+-- read again as "other" (the new rule reads sentences; a state alone is said briefly).
+UPDATE messages SET kind = 'other' WHERE kind = 'state' AND length(text) > 200;
+"""
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -338,6 +345,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("012_told_again", _M012_TOLD_AGAIN),
     ("013_summary_cut", _M013_SUMMARY_CUT),
     ("014_importance", _M014_IMPORTANCE),
+    ("015_state_said_in_passing", _M015_STATE_SAID_IN_PASSING),
 ]
 
 

@@ -146,3 +146,20 @@ def test_what_bears_on_the_message_reaches_it_though_the_block_left_it_out(mem, 
     first, second = ("\n".join(m["content"] for m in r) for r in llm.requests)
     assert 'likes: "jazz"' in first and "bearing on this message" in first
     assert 'likes: "jazz"' not in second
+
+
+def test_a_feeling_said_in_passing_does_not_make_a_message_fade_in_a_day(tmp_path, clock):
+    """A long message that says what the user did, and in passing that they were nervous, was kind "state" and left
+    recall after a day with the state; a message that is a passing state still does."""
+    from memory import Memory, RecallSettings
+    settings = RecallSettings(expire_days={"state": 1.0})
+    with Memory(tmp_path / "m.db", clock=clock, recall_settings=settings, embedder=None) as mem:
+        mem.observe("ada", "That's really helpful, thanks! I recently made a lemon blueberry cake for my niece's "
+                           "birthday party and it was a huge hit. I was a bit nervous about how it would turn out, "
+                           "but it worked. Any tips for a lemon tart?")
+        mem.observe("ada", "I'm knackered today.")
+        clock.advance(days=3)
+        baked = [r.text for r in mem.recall("ada", "what did I bake for my niece's birthday party?")]
+        tired = [r.text for r in mem.recall("ada", "was I knackered?")]
+    assert any("lemon blueberry cake" in t for t in baked)
+    assert not any("knackered" in t for t in tired)
