@@ -12,13 +12,15 @@ reply logged, with the clock at the turn's time (its session's date plus a minut
 `glados memory index` does. Then a new session asks the question as written at `question_date`; a model that records
 its request stands in for Ollama. What the model reads, the question itself taken out, is searched for the answer
 as whole words. Tokens: what the memory block and recall add to the request (the project's estimate, about four
-characters a token). Baselines: the user's own turns said before the question, ranked by Okapi BM25 or by MiniLM
+characters a token; with --server the real `ollama` client asks the stand-in server of tests/, which counts the
+prompt as Ollama would, and that count is printed too). Baselines: the user's own turns said before the question, ranked by Okapi BM25 or by MiniLM
 cosine over each whole turn, appended in order until the same number of tokens is used (the last one cut).
 The data (`../shared/data/longmemeval/`, MIT) is read at run time, never copied.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import shutil
 import statistics
@@ -37,9 +39,9 @@ from rich.table import Table  # noqa: E402
 
 import locomo as L  # noqa: E402
 import longmemeval as LME  # noqa: E402
-from assistant.app import recall_settings  # noqa: E402
+from assistant.app import num_ctx, recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
-from assistant.llm import LLM, Chunk  # noqa: E402
+from assistant.llm import LLM, Chunk, make_llm  # noqa: E402
 from assistant.turn.brain import Brain  # noqa: E402
 from memory import Memory, TooLong, estimate_tokens  # noqa: E402
 from memory.api import iso  # noqa: E402
@@ -91,16 +93,23 @@ def tell(item: dict, folder: Path) -> Memory:
     return memory
 
 
-def asked(memory: Memory, question: str) -> tuple[str, int]:
-    """What the model reads when the question is asked in a new chat (question taken out), and the tokens that
-    memory (the block and recall) added to it."""
-    llm = Recording()
+def asked(memory: Memory, question: str) -> tuple[str, int, int | None]:
+    """What the model reads when the question is asked in a new chat (question taken out), the tokens that
+    memory (the block and recall) added to it, and (--server) the whole prompt as the stand-in server counted it."""
+    llm = Recording() if SERVER is None else make_llm(replace(CONFIG.llm, host=SERVER.url), num_ctx(CONFIG))
     brain = Brain(memory, llm, CONFIG, USER)
     brain.connect()
     brain.turn(question)
-    request = llm.requests[-1]
+    if SERVER is None:
+        request, counted = llm.requests[-1], None
+    else:
+        served = [s for s in SERVER.served if s.kind == "chat" and s.body.get("messages")][-1]
+        request, counted = served.body["messages"], served.prompt_tokens
     parts = [m["content"] for m in request[:-1]] + [request[-1]["content"].rsplit(question, 1)[0]]
-    return "\n".join(parts), max(0, sum(estimate_tokens(p) for p in parts) - _persona_tokens())
+    return "\n".join(parts), max(0, sum(estimate_tokens(p) for p in parts) - _persona_tokens()), counted
+
+
+SERVER = None       # --server: the stand-in Ollama (tests/ollama_stub.py, built from Ollama's source) and the real client
 
 
 _BASE: list[int] = []
@@ -151,14 +160,14 @@ def run(files: list[Path], folder: Path, console: Console, misses: bool) -> dict
                 old.unlink()
             shutil.copyfile(kept.path, copy)
             with Memory(copy, clock=kept.clock, recall_settings=recall_settings(CONFIG)) as memory:
-                text, tokens = asked(memory, item["question"])
+                text, tokens, counted = asked(memory, item["question"])
             texts = [m["text"] for m in own]
             model = kept._load_model()
             vectors = LME._whole(model, texts, folder / f"ar-{item['question_id']}-{len(texts)}.npy")
             by_words = L.ranked(L.BM25(texts).scores(item["question"]), len(texts))
             by_meaning = L.ranked(vectors @ model.encode([item["question"]])[0], len(texts))
             budget = max(tokens, 1)
-            row = {"id": item["question_id"], "kind": item["question_type"], "tokens": tokens,
+            row = {"id": item["question_id"], "kind": item["question_type"], "tokens": tokens, "counted": counted,
                    "glados": said(item["answer"], text),
                    "BM25": said(item["answer"], filled(texts, by_words, budget)),
                    "cosine": said(item["answer"], filled(texts, by_meaning, budget)),
@@ -174,8 +183,9 @@ def run(files: list[Path], folder: Path, console: Console, misses: bool) -> dict
 def table(result: dict, title: str) -> Table:
     rows = result["rows"]
     t = Table(title=title)
+    served = all(r["counted"] is not None for r in rows) and rows
     for col in ("type", "questions", "glados", "BM25 (same tokens)", "cosine (same tokens)", "BM25 @600", "cosine @600",
-                "tokens median", "tokens max"):
+                "tokens median", "tokens max") + (("prompt, server-counted median",) if served else ()):
         t.add_column(col, justify="right")
     for kind in sorted({r["kind"] for r in rows}) + [None]:
         part = [r for r in rows if kind in (None, r["kind"])]
@@ -184,7 +194,8 @@ def table(result: dict, title: str) -> Table:
         tokens = [r["tokens"] for r in part]
         t.add_row(kind or "all", str(len(part)), *(f"{sum(r[m] for r in part)}" for m in
                   ("glados", "BM25", "cosine", "BM25@600", "cosine@600")),
-                  f"{statistics.median(tokens):.0f}", str(max(tokens)))
+                  f"{statistics.median(tokens):.0f}", str(max(tokens)),
+                  *((f"{statistics.median(r['counted'] for r in part):.0f}",) if served else ()))
     return t
 
 
@@ -201,6 +212,8 @@ def main() -> None:
     ap.add_argument("--recall-chars", type=int, help="memory.recall_chars for this run")
     ap.add_argument("--reply-chars", type=int, help="memory.reply_chars for this run")
     ap.add_argument("--tokens", type=int, help="what memory may add (budget.memory + budget.recall) for this run")
+    ap.add_argument("--server", action="store_true", help="ask through the real ollama client and the stand-in server, "
+                                                          "and print the prompt's length as it counts it")
     args = ap.parse_args()
     global CONFIG
     mem, budget = CONFIG.memory, CONFIG.budget
@@ -211,7 +224,11 @@ def main() -> None:
     CONFIG = replace(CONFIG, memory=mem, budget=budget)
     console = Console()
     files = LME.split(args.split)[: args.limit or None]
-    with tempfile.TemporaryDirectory() as tmp:
+    global SERVER
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        if args.server:
+            from tests.ollama_stub import StubOllama
+            SERVER = stack.enter_context(StubOllama())
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         result = run(files, folder, console, args.misses)
