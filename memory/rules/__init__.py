@@ -187,6 +187,9 @@ I_SUBJECT = re.compile(r"^(?:i|i'm|im|i am|i've|ive|i have)\b", F)
 COORDINATED = re.compile(rf"(?:,\s*|\s+)(?:and|but|and also|but also|and i also|yet)\s+(?=(?:(?:really|also|absolutely|"
                          rf"totally|just|still|do) )*{OWN_CLAUSE_VERBS}\b)", F)
 VERB_LIST = re.compile(r"\b(?:like|love|enjoy|prefer|hate)s? to\b", F)
+# Someone else becomes the subject inside the clause: a verb joined after it is theirs.
+OTHER_SUBJECT = re.compile(r"\s(?:she|he|they|we|you|it)(?:'ll|'d|'s|'re|'ve| will| would| is| are| was| were| has| have"
+                           r"| had| can| could| might| may)?\s+\w+", F)
 
 
 def _coordinated(clause: str) -> list[str]:
@@ -197,8 +200,8 @@ def _coordinated(clause: str) -> list[str]:
         return [clause]
     parts, start = [], 0
     for m in COORDINATED.finditer(clause):
-        if search_in(VERB_LIST, clause[start:m.start()]):
-            break
+        if search_in(VERB_LIST, clause[start:m.start()]) or search_in(OTHER_SUBJECT, clause[start:m.start()]):
+            break       # "i hope she'll like the thought and love behind it": the verb is hers
         parts.append(clause[start:m.start()])
         start = m.end()
     parts.append(clause[start:])

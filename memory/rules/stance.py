@@ -58,8 +58,11 @@ def object_form(value: str) -> Object:
         return "hers"
     if CLAUSE_INSIDE.search(value):
         return "fragment"       # "bokeh effect I get", "the fact that I can watch shows"
-    if re.match(r"an?\s", value, flags=F):
-        return "wish"           # "a durable material", "a structured plan": one to get, not a kind one likes
+    if re.match(r"an?\s", value, flags=F) or re.search(r"\b(?:something|anything|someone|somewhere)\b|"
+                                                       r"\s(?:that|which|who) (?!is\b|are\b)\w+", value, flags=F):
+        return "wish"           # "a durable material", "advice that can help me", "something widely read": one to get
+    if re.search(r"\bones?\b(?!\s+of)", value, flags=F):
+        return "hers"           # "using flat ones": the ones just spoken of
     wish = WISH.match(value)
     if wish:
         # "seeing the distribution maps": the gerund's object says whose the thing is
