@@ -8,14 +8,14 @@ Op = Literal["assert", "retract", "forget", "correct"]
 CommandKind = Literal["remember", "forget", "list", "why", "wake_word", "ask", "pin"]
 
 
-Verb = Literal["tells", "asks"]
+Verb = Literal["tells", "asks", "chooses"]
 Object = Literal["thing", "definite", "hers", "wish", "fragment"]
 
 
 @dataclass(frozen=True)
 class Said:
-    """How a taste was said (memory.rules.stance reads it): `verb` tells ("I love", "I'm a fan of") or asks
-    ("I'm interested in"); `object` is a thing, a definite thing ("the beach": general, or the one in view),
+    """How a taste was said (memory.rules.stance reads it): `verb` tells ("I love", "I'm a fan of"), asks
+    ("I'm interested in") or chooses ("I prefer X" with nothing it is preferred to: for the matter at hand); `object` is a thing, a definite thing ("the beach": general, or the one in view),
     something of hers (her suggestion, a thing pointed at), a wish (an activity to start: "trying", "learning
     more about") or a fragment of a clause."""
     verb: Verb

@@ -63,8 +63,12 @@ def fold(folded: list[Message], budget_tokens: int, mark: Mark | None = None) ->
         return ""
     said = [(m.id, i, s.strip()) for m in folded if m.role == "user"
             for i, s in enumerate(SENTENCE.findall(m.text)) if s.strip()]
-    # the most telling first; of those alike, the newest: the line next to the window is never the one left out
-    ranked = sorted((x for x in said if salience(x[2]) > 0), key=lambda x: (-salience(x[2]), -x[0], x[1]))
+    ranked = sorted((x for x in said if salience(x[2]) > 0), key=lambda x: (-salience(x[2]), x[0], x[1]))
+    # the most telling first, the oldest of those alike; but the newest telling line, next to the window, first of
+    # all: what left the window last is never the one left out
+    if ranked:
+        newest = max(ranked, key=lambda x: (x[0], x[1]))
+        ranked = [newest] + [x for x in ranked if x is not newest]
     used, chosen = estimate_tokens(HEADER), []
     for message_id, i, sentence in ranked:
         line = _line(sentence, mark(sentence, message_id) if mark else "")
@@ -205,8 +209,8 @@ def absorb(previous: ModelNote | None, new: list[Message], budget_tokens: int) -
 
 def _room_for(lines: list[str], after: Callable[[int], str], budget_tokens: int) -> tuple[list[str], str]:
     """The note's lines and the fold of what left the window after them (`after(room)`), within the budget. When
-    the note leaves the fold no room, its oldest lines give way until the fold's most telling line fits: what
-    left the window last reaches the model too, every time, not only what left it first."""
+    the note leaves the fold no room, its least telling lines give way until the fold's first line (the newest that
+    left) fits: what left the window last reaches the model too, every time, not only what left it first."""
     if not after(budget_tokens):
         return lines, ""            # nothing after them worth a line
     kept = list(lines)
@@ -214,7 +218,8 @@ def _room_for(lines: list[str], after: Callable[[int], str], budget_tokens: int)
         folded = after(budget_tokens - estimate_tokens(MODEL_HEADER + "\n" + "\n".join(kept)))
         if folded or not kept:
             return kept, folded
-        kept.pop(0)
+        # the least telling line goes (the oldest of those alike): "my name is Alex" outlasts "grey again, day 8"
+        kept.pop(min(range(len(kept)), key=lambda i: (salience(kept[i].lstrip('- "').rstrip('"')), i)))
 
 
 def combine(model: ModelNote | None, folded: list[Message], budget_tokens: int, mark: Mark | None = None) -> str:
@@ -224,7 +229,7 @@ def combine(model: ModelNote | None, folded: list[Message], budget_tokens: int, 
     if model is None or not model.text:
         return fold([m for m in folded if model is None or m.id > model.upto], budget_tokens, mark)
     lines = [_marked(line, mark) for line in model.text.split("\n")]
-    # the turns since the model's note are carried beside it, its oldest lines giving way when there is no room
+    # the turns since the model's note are carried beside it, its least telling lines giving way when there is no room
     lines, rest = _room_for(lines, lambda room: fold([m for m in folded if m.id > model.upto], room, mark),
                             budget_tokens)
     head = MODEL_HEADER + "\n" + "\n".join(lines)

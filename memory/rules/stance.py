@@ -79,7 +79,7 @@ def lasting(said: Said, answering: bool) -> bool:
     interest only of a plain thing, when nothing is asked of her in the same message: "I'm interested in
     art, music and the outdoors" is about the user; "I'm interested in God of War. Can you tell me more?" is a
     request. A telling verb carries a wish as a habit: "I love trying new recipes"."""
-    if said.object in ("fragment", "hers"):
+    if said.object in ("fragment", "hers") or said.verb == "chooses":
         return False
     if said.verb == "asks":
         return said.object == "thing" and not answering

@@ -169,9 +169,13 @@ def _dislikes(m):
       r"|my (?:(?:favou?rite|main|only|biggest) )?(?:hobby is|hobbies are|hobbies include|passion is|passions are) (?P<y>.+)")
 def _likes(m):
     preferred = re.sub(r"\s+(?:to|over|rather than|more than|instead of|than)\s+.*$", "", m["x"] or "", flags=F)
-    # "interested in" asks; "prefer" chooses for the matter at hand: both tell a taste only when nothing is asked
-    asks = (m["w"] is not None and re.search(r"interested in\s*$", m.string[:m.start("w")], flags=F)) or m["x"]
-    return _tastes("likes", "asks" if asks else "tells", m["v"] or m["w"] or preferred or m["y"])
+    # "interested in" asks (a taste only when nothing is asked of her); "prefer" with nothing it is preferred to
+    # chooses for the matter at hand ("I prefer weighted keys", answering her); "tea to coffee" tells a taste
+    asks = m["w"] is not None and re.search(r"interested in\s*$", m.string[:m.start("w")], flags=F)
+    chooses = (m["x"] is not None and m.group(0).lower().startswith(("i prefer", "i also prefer"))
+               and preferred == m["x"] and not re.match(r"\w+ing\b", preferred, flags=F))   # "prefer being inside": a habit
+    verb: Verb = "chooses" if chooses else "asks" if asks else "tells"
+    return _tastes("likes", verb, m["v"] or m["w"] or preferred or m["y"])
 
 
 def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
