@@ -20,11 +20,12 @@ import hashlib
 import json
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import mining_dev  # noqa: E402
 from bench.mining_dev import same  # noqa: E402
 from memory.parsing import parse  # noqa: E402
 
@@ -79,26 +80,9 @@ def sample(n_random: int, n_fired: int, seed: int = 70) -> list[Turn]:
 
 
 @dataclass
-class Score:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-    dangerous: int = 0
+class Score(mining_dev.Score):
+    """mining_dev's counts (precision, recall, F1 as there), and how many turns were scored."""
     turns: int = 0
-    misses: list[tuple[str, list, list]] = field(default_factory=list)
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
 
 
 def score(split: str, labels_path: Path = LABELS) -> Score:
