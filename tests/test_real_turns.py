@@ -25,6 +25,8 @@ def stored(text: str) -> set[tuple[str, str]]:
     "I love those energy balls you described.",                                   # pointed at
     "I like the playful design and it seems more affordable.",                    # the one in view; a clause
     "I'm interested in pursuing a master's degree in design, as I've been working in print for years.",
+    "I prefer weighted keys.",                                                    # a choice for the matter at hand
+    "I really like using flat ones for broad strokes.",                          # the ones just spoken of
 ])
 def test_reactions_requests_plans_and_fragments_are_not_likes(text):
     assert not {k for k, _ in stored(text)} & {"likes", "dislikes"}, stored(text)
@@ -37,6 +39,8 @@ def test_reactions_requests_plans_and_fragments_are_not_likes(text):
     ("I love the beach.", ("likes", "beach")),
     ("i love the beatles", ("likes", "beatles")),
     ("I love trying new recipes.", ("likes", "trying new recipes")),              # a habit, not a plan
+    ("I prefer tea to coffee.", ("likes", "tea")),                                # a taste, against another
+    ("I prefer being inside.", ("likes", "being inside")),
     ("I've been living in Lisbon for about six months now.", ("location", "lisbon")),
 ])
 def test_a_taste_or_a_fact_said_in_passing_is_kept(text, kept):

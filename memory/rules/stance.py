@@ -74,9 +74,9 @@ def object_form(value: str) -> Object:
 def lasting(said: Said, answering: bool) -> bool:
     """Whether a taste said this way is a lasting fact about the user.
 
-    A fragment, or a reaction to what is pointed at, never is; "the X" with a request beside it is the one
-    in view. Asking ("interested in") tells a lasting
-    interest only of a plain thing, when nothing is asked of her in the same message: "I'm interested in
+    A fragment, a reaction to what is pointed at, or a choice for the matter at hand ("I prefer weighted keys")
+    never is; "the X" with a request or thanks beside it is the one in view. Asking ("interested in") tells a
+    lasting interest only of a plain thing, when nothing is asked of her in the same message: "I'm interested in
     art, music and the outdoors" is about the user; "I'm interested in God of War. Can you tell me more?" is a
     request. A telling verb carries a wish as a habit: "I love trying new recipes"."""
     if said.object in ("fragment", "hers") or said.verb == "chooses":
