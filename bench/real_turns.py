@@ -7,7 +7,9 @@
 
 The turns are read at run time from `../shared/data/longmemeval/` (MIT; never copied). The labels
 (`bench/real_turns_labels.json`) name a turn by question, session and turn index plus the sha1 of its
-text, and hold only the keys and short values a careful assistant would keep from that one message.
+text, and hold the keys a careful assistant would keep from that one message, each value as the span of
+the turn's text that says it ([start, end], read at run time), or in the labeller's words where the turn
+implies it ("dog named Max" from "a leash for Max").
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
 as whole words). Dangerous: a stored identity or health fact that no label of that turn backs.
@@ -97,7 +99,7 @@ def score(split: str, labels_path: Path = LABELS) -> Score:
             continue
         total.turns += 1
         got = mined(turn.text)
-        want = [tuple(f) for f in label["facts"]]
+        want = [(key, turn.text[value[0]:value[1]] if isinstance(value, list) else value) for key, value in label["facts"]]
         unmatched = list(got)
         missed = []
         for key, value in want:
