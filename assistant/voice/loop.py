@@ -255,7 +255,6 @@ class VoiceLoop:
             log.warning("warming up the speech models failed: %s", exc)
 
     def run(self) -> VoiceStats:
-        self.warm()
         self.source_catch_up()    # what a live microphone recorded while the models loaded is not a request
         self.show(Shown(State.LISTENING))
         while (utterance := self.next_utterance()) is not None:
