@@ -33,7 +33,8 @@ def fact_line(fact: Fact, max_chars: int) -> str:
 
 
 # Who the user is and lives with: in the block before tastes and notes, whatever their age.
-IDENTITY = frozenset({"name", "location", "hometown", "employer", "job", "partner", "age", "birthday", "pet", "language"})
+IDENTITY = frozenset({"name", "location", "hometown", "employer", "job", "partner", "age", "birthday", "pet",
+                      "language"})
 
 PRIVATE = "(private)"
 

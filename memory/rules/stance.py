@@ -28,7 +28,8 @@ WISH = re.compile(r"^(?:(?:also|really|more|further) )*(?:try|trying|learn|learn
                   r"go|going|make|making|use|using|join|joining|become|becoming|improve|improving|build|building|"
                   r"create|creating|develop|developing|apply|applying|discover|discovering|watch|watching|plan|"
                   r"planning|set|setting|switch|switching|leverage|leveraging|incorporate|incorporating|dive|diving|"
-                  r"look|looking|hike|hiking|volunteer|volunteering|adopt|adopting|grow|growing|add|adding|do|doing)\b", F)
+                  r"look|looking|hike|hiking|volunteer|volunteering|adopt|adopting|grow|growing|add|adding|do|"
+                  r"doing)\b", F)
 # A value that is part of a clause, not a noun phrase: it opens with a subordinator, a preposition or
 # a focus word, or closes on a word that needs more after it.
 FRAGMENT_START = re.compile(r"^(?:as|especially|particularly|specifically|mainly|mostly|since|because|which|who|that|"
@@ -51,7 +52,8 @@ def object_form(value: str) -> Object:
     if re.match(r"the\b", value, flags=F) and OFFERED.search(value):
         return "hers"           # "the ideas", "the sound of The Song of Achilles", "the structure you provided"
     if POINTED.match(value) and not re.search(r"\p{Lu}", value.split(" ", 1)[-1]):
-        return "hers"           # "those energy balls", "some of the suggestions", "their writing style" (not "her song Toxic")
+        # "those energy balls", "some of the suggestions", "their writing style" (not "her song Toxic")
+        return "hers"
     if re.match(r"the\b", value, flags=F) and not named:
         return "definite"       # "the beach": the general one, or the one in view
     if OFFERED.search(value) and re.search(r"\byou\b", value, flags=F):
@@ -89,11 +91,13 @@ def lasting(said: Said, answering: bool) -> bool:
 
 # The user asks her for something: a question, or a request in the imperative or the polite form.
 REQUEST = re.compile(r"\?\s*$|^(?:(?:so|and|also|but|now|ok|okay|well|please|hey)[, ]+)*(?:can|could|would|will) you\b|"
-                     r"^(?:(?:so|and|also|but|now|ok|okay|well)[, ]+)*(?:please |just )?(?:tell|give|show|help|recommend|"
+                     r"^(?:(?:so|and|also|but|now|ok|okay|well)[, ]+)*(?:please |just )?"
+                     r"(?:tell|give|show|help|recommend|"
                      r"suggest|provide|share|explain|list|send|find|describe|elaborate|walk me|let me know)\b|"
                      r"\b(?:any (?:tips|advice|ideas|suggestions|recommendations)|(?:i'?d|i would) (?:like|love) to "
                      r"(?:know|hear|learn)|i(?:'m| am) (?:wondering|curious)|i was wondering|"
-                     r"i(?:'m| am) (?:(?:also|still|now) )?looking (?:for|to)|i need (?:some |a |help|advice|ideas))\b", F)
+                     r"i(?:'m| am) (?:(?:also|still|now) )?looking (?:for|to)|"
+                     r"i need (?:some |a |help|advice|ideas))\b", F)
 THANKS = re.compile(r"\b(?:thanks|thank you|that'?s (?:really |very |so )?(?:helpful|great|useful))\b", F)
 
 
@@ -114,8 +118,9 @@ WORK_ON = re.compile(r"\b(?:write|rewrite|re-write|edit|change|proofread|correct
                      r"respond to|reply to|analy[sz]e|review|check)\b[^.?!\n]{0,60}?\b(?:this|these|the following|"
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
                      r"summary|resume|cover letter|sentences?)\b", F)
-ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) instructions|(?:act|behave) (?:as|like) "
-                  r"(?:an?|my|the)\b|pretend (?:to be|you are|that you)|you are now (?:an?|my)\b)|"
+ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) instructions|"
+                  r"(?:act|behave) (?:as|like) (?:an?|my|the)\b|pretend (?:to be|you are|that you)|"
+                  r"you are now (?:an?|my)\b)|"
                   r"^\s*you are (?:an?|my|the) (?!(?:great|good|big|huge|real|true|life|star)\b)", F)
 # A letter or an email in the message: its salutation or its sign-off on a line of its own.
 LETTER = re.compile(r"(?m)^\s*(?:dear|hi|hello)\s+[^\n,]{1,40},\s*$|^\s*(?:sincerely|best regards|kind regards|"
