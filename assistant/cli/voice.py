@@ -76,7 +76,6 @@ def run(args: argparse.Namespace, config: Config, user: str, out: Out, memory_fa
             loop = build_loop(config, brain, source, sink, show_states(console),
                               notice=lambda line: console.print(f"glados: {line}", style="yellow", markup=False))
             show_voices(loop, memory, config, console)
-            loop.warm()     # the speech models' first call, before listening: not inside the first request
             try:
                 stats = loop.run()
             except KeyboardInterrupt:

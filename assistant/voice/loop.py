@@ -7,7 +7,6 @@ ignored, so she does not hear herself.
 """
 from __future__ import annotations
 
-import logging
 import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -20,14 +19,12 @@ import numpy as np
 from ..audio import AudioSink, AudioSource
 from ..config import VoiceConfig
 from ..events import RATE, Speech, Utterance
-from ..stt import STTError, Transcriber
+from ..stt import Transcriber
 from ..tts import SentenceChunker, Synthesizer
 from ..turn.brain import Brain, Interrupted
-from ..wake import Verdict, WakeError, WakeGate, WakeWord
+from ..wake import Verdict, WakeGate, WakeWord
 from .vad import Segmenter
 from .who import Voice, Who
-
-log = logging.getLogger("glados")
 
 
 LISTENING_AFTER_S = 1.0    # input after a reply before "[listening]" is shown again (unless speech starts)
@@ -245,15 +242,6 @@ class VoiceLoop:
         return heard, time.perf_counter() - waiting, listening
 
     # -- the loop -------------------------------------------------------------------------------
-    def warm(self) -> None:
-        """Run the speech models once on a second of faint noise, before the first utterance: their first call
-        (memory allocated, kernels chosen, the name model's session) is paid now, not by the first request."""
-        noise = np.random.default_rng(0).normal(0.0, 0.003, RATE).astype(np.float32)
-        try:
-            self.gate.judge(Utterance(noise, 0.0, 1.0), self.wake_phrase(), False)
-        except (STTError, WakeError) as exc:      # the first turn then pays for it, as before; it is logged
-            log.warning("warming up the speech models failed: %s", exc)
-
     def run(self) -> VoiceStats:
         self.source_catch_up()    # what a live microphone recorded while the models loaded is not a request
         self.show(Shown(State.LISTENING))
