@@ -732,11 +732,12 @@ class Memory:
         return [Summary(r["session"], r["text"], r["created_at"], changes.of(r["text"]) if changes else ())
                 for r in rows]
 
-    def sessions(self, user: str) -> list[Session]:
-        """The user's sessions, oldest first."""
+    def sessions(self, user: str, newest_only: bool = False) -> list[Session]:
+        """The user's sessions, oldest first (`newest_only`: the one they spoke in last, read cheaply)."""
         from . import messages as M
         from .records import Session
-        return [Session(r["session"], r["started"], r["ended"], r["messages"]) for r in M.sessions(self.db, user)]
+        return [Session(r["session"], r["started"], r["ended"], r["messages"])
+                for r in M.sessions(self.db, user, newest_only)]
 
     def messages(self, user: str, session: str, limit: int = 1000) -> list[Message]:
         """The last `limit` messages of a session, oldest first."""

@@ -147,7 +147,7 @@ class Brain:
         """The last conversation ended without its summary (the process was killed, the power cut): written now,
         the short way (no model call before the first reply), when it has been idle past the timeout, so no other
         process still holds it. A conversation is a session with her replies in it; `memory observe` makes none."""
-        sessions = self.memory.sessions(self.user)
+        sessions = self.memory.sessions(self.user, newest_only=True)
         if not sessions or sessions[-1].ended > iso(before):
             return
         last = sessions[-1].session
@@ -509,15 +509,14 @@ class Brain:
                     self._counted(messages, offered, chunk)
             if not chunk.text:
                 continue
-            if not held and "".join(text).strip() and (at := tools.call_start(chunk.text)) is not None:
-                # "Fine. {"name": "memory_remember", ...}": the words are said, the call is held like a bare one
+            spoke = "".join(text).strip()
+            at = tools.call_start(chunk.text) if spoke and not held else None
+            if at:      # "Fine. {"name": "memory_remember", ...}": the words are said, the call is held like a bare one
                 before, chunk = chunk.text[:at], replace(chunk, text=chunk.text[at:])
-                if before:
-                    text.append(before)
-                    parts.append(before)
-                    on_text(before)
-            if held or (tools.might_be_call(chunk.text) and (not "".join(text).strip() or
-                                                            tools.call_start(chunk.text) == 0)):
+                text.append(before)
+                parts.append(before)
+                on_text(before)
+            if held or (tools.might_be_call(chunk.text) and (not spoke or at is not None)):
                 held += chunk.text
                 if tools.might_be_call(held):
                     continue
