@@ -123,9 +123,8 @@ def _untold(text: str, values: list[str]) -> str:
 
 def bearing(facts: list[Fact], text: str, block: str, limit: int = 5) -> list[Fact]:
     """The current facts the memory block left out that bear on `text`: a content word of theirs (the value, or a
-    favourite's thing) is
-    one of the message's ("any playlist ideas for my jazz night?" -> likes: "jazz"), most shared first, newest
-    first among equals. A secret never; a fact the block shows never twice."""
+    favourite's thing) is one of the message's ("any playlist ideas for my jazz night?" -> likes: "jazz"), most
+    shared first, newest first among equals. A secret never; a fact the block shows never twice."""
     from .recall.query import stems, terms
     asked = stems(terms(text))
     if not asked:

@@ -1,19 +1,15 @@
 """What the memory's reads hand out: small frozen records, never database rows."""
 from __future__ import annotations
 
-import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
 from .dates import say_day
+from .text import SENTENCE_END
 
 Role = Literal["user", "assistant"]
-
-
-# Sentence ends inside a message (an excerpt keeps whole sentences).
-SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass(frozen=True)
@@ -104,7 +100,7 @@ class Recalled:
         if len(text) <= max_chars:
             return text
         focus = " ".join(self.focus.split()) if self.focus else ""
-        sentences = SENTENCES.split(text)
+        sentences = SENTENCE_END.split(text)      # an excerpt keeps whole sentences
         at = next((i for i, s in enumerate(sentences) if focus and (focus in s or s in focus)), None)
         if at is None:
             return text[:max_chars]
