@@ -56,7 +56,8 @@ def build_brain(memory: Memory, config: Config, user: str, llm: LLM | None = Non
     """The turn logic over this memory, with the configured model unless one is given."""
     from .llm import make_llm
     from .turn.brain import Brain
-    return Brain(memory, llm or make_llm(config.llm, num_ctx(config), config.budget.think), config, user, on_event=on_event)
+    return Brain(memory, llm or make_llm(config.llm, num_ctx(config), config.budget.think), config, user,
+                 on_event=on_event)
 
 
 def num_ctx(config: Config) -> int:

@@ -4,8 +4,7 @@ from .silent import SilentSink
 from .wavfile import WavSink, WavSource
 
 __all__ = ["FRAME", "AudioError", "AudioFileError", "AudioSink", "AudioSource", "SilentSink", "WavSink", "WavSource",
-           "resample",
-           "open_microphone", "open_speaker"]
+           "resample", "open_microphone", "open_speaker"]
 
 
 def _device(name: str | None):

@@ -227,7 +227,8 @@ def run(args: argparse.Namespace, config: Config, user: str, out: Out,
     interactive = stdin.isatty()
     if hasattr(stdin, "reconfigure"):       # bytes that are not UTF-8 arrive as surrogates, refused per line
         stdin.reconfigure(errors="surrogateescape")
-    lines = reader(stdin, console, user, config.memory.max_message_chars)    # first: a terminal's line editor loads while the memory opens
+    # first: a terminal's line editor loads while the memory opens
+    lines = reader(stdin, console, user, config.memory.max_message_chars)
     with memory_factory() as memory:
         index_backlog(memory, user, out)
         # The fact rules (about 0.3 s of compiling) and the sentence model load while the first line is typed,

@@ -111,8 +111,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.envi
     return config
 
 
-def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str],
-              fix: str = "or unset GLADOS_CONFIG") -> Config:
+def _validate(path: Path | None, raw: bytes | None, overrides: Mapping[str, str], fix: str) -> Config:
     data: dict = {}
     if raw is not None:
         import yaml

@@ -42,7 +42,8 @@ class ThinkStripper:
                 before = self._held[:end] if self._started else ""
                 out.append(before)
                 self._started = self._started or bool(before.strip())
-                self._held = self._held[end + len(CLOSE):].lstrip() if not before.strip() else self._held[end + len(CLOSE):]
+                rest = self._held[end + len(CLOSE):]
+                self._held = rest if before.strip() else rest.lstrip()
                 continue
             keep = next((n for n in range(len(CLOSE) - 1, 0, -1) if self._held.endswith(CLOSE[:n])), 0)
             given, self._held = (self._held[:-keep], self._held[-keep:]) if keep else (self._held, "")

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from memory import Memory, MemoryStoreError, bearing, build_system_prompt
+from memory import Memory, MemoryStoreError, build_system_prompt
 
 from ..config import Config
 from ..app import num_ctx
@@ -87,9 +87,8 @@ class Proxy:
                 brain.record_answer(noted.session, answer)
                 return brain, noted, None, answer.text
         self.last[user] = (session, text, request.carried)
-        block, recalled = brain.recall_for(text, session, request.carried)
+        block, recalled, related = brain.recall_for(text, session, request.carried)
         mem = self.config.memory
-        related = bearing(brain.memory.facts(user), text, block)
         note, _used = prompt.recall_note(recalled, prompt.recall_room(self.config.budget, block), mem.recall_chars,
                                          mem.reply_chars, related)
         self.in_flight[user] = self.in_flight.get(user, 0) + 1     # until finish(): the session stays open

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable, Literal, Sequence
 
-from memory import (FactChange, Memory, MemoryStoreError, Message, Observation, Recalled, asks, bearing,
+from memory import (Fact, FactChange, Memory, MemoryStoreError, Message, Observation, Recalled, asks, bearing,
                     estimate_tokens, hide, iso, new_session_id, utc_now)
 
 from . import commands, compaction, consolidation, prompt, summary, tools
@@ -287,10 +287,10 @@ class Brain:
             return commands.reply(self.memory, self.user, noted.observation, self.config.persona.lines)
         return self._answer_from_notes(noted, text)
 
-    def recall_for(self, text: str, session: str, carried: int) -> tuple[str, list[Recalled]]:
-        """The memory block and the earlier messages recalled for `text`. Recall skips the session's
-        `carried` newest messages before this one (the request already holds them), so a message that has
-        left the window can still be recalled."""
+    def recall_for(self, text: str, session: str, carried: int) -> tuple[str, list[Recalled], list[Fact]]:
+        """The memory block, the earlier messages recalled for `text`, and the facts the block left out that bear
+        on it (memory.bearing). Recall skips the session's `carried` newest messages before this one (the request
+        already holds them), so a message that has left the window can still be recalled."""
         mem = self.config.memory
         recalled = self.memory.recall(self.user, text, k=mem.recall_k, session=session,
                                       recent_window=carried + 1, candidates=mem.recall_candidates)
@@ -299,14 +299,15 @@ class Brain:
         private = self.memory.private(self.user)      # a secret the user noted is never handed to the model
         recalled = [replace(r, text=hide(r.text, private), reply=hide(r.reply, private) if r.reply else r.reply)
                     for r in recalled] if private else recalled
-        return block, self._not_in_block(recalled, block)
+        facts = self.memory.facts(self.user)          # read once: for what is told twice, and for what bears on it
+        return block, self._not_in_block(recalled, block, facts), bearing(facts, text, block)
 
-    def _not_in_block(self, recalled: list[Recalled], block: str) -> list[Recalled]:
+    def _not_in_block(self, recalled: list[Recalled], block: str, facts: list[Fact]) -> list[Recalled]:
         """Each fact once per request: a recalled message that told a fact the block already holds (or the
         note itself) is left out, unless what it says has changed since."""
         if not recalled or not block:
             return recalled
-        shown = [f for f in self.memory.facts(self.user) if f.value.casefold() in block.casefold()]
+        shown = [f for f in facts if f.value.casefold() in block.casefold()]
         told = {f.id for f in shown} | {str(f.source_message_id) for f in shown if f.source_message_id is not None}
         return [r for r in recalled if r.since or str(r.id) not in told]
 
@@ -332,10 +333,9 @@ class Brain:
             return self._offline(session, on_text, on_end, observation.changes, problem)
         recent, earlier, budget = self._session_turns(session, observation.message_id, text)
         history = prompt.fit_history(recent, budget, text)
-        block, recalled = self.recall_for(text, session, carried=len(history))
+        block, recalled, related = self.recall_for(text, session, carried=len(history))
         recalled = [r for r in recalled if not compaction.quotes(earlier, r.text)]     # each thing once
         mem = self.config.memory
-        related = bearing(self.memory.facts(self.user), text, block)      # what the block left out that bears on it
         messages, used, dropped = prompt.assemble(self.config.persona, budget, block, recalled, history, text, earlier,
                                                   mem.recall_chars, mem.reply_chars, related)
         self.stats.timings["memory_s"] = time.perf_counter() - started
