@@ -68,7 +68,7 @@ def turns(data: Path = DATA) -> dict[str, Turn]:
 def mined(text: str) -> list[tuple[str, str]]:
     """What the miner would store from this one message: the asserted (key, value) pairs."""
     return [(c.key, c.value) for c in parse(text).changes
-            if c.op in ("assert", "correct") and c.key and c.value]
+            if c.op in ("assert", "correct", "mention") and c.key and c.value]
 
 
 def sample(n_random: int, n_fired: int, seed: int = 70) -> list[Turn]:
@@ -87,6 +87,11 @@ class Score(mining_dev.Score):
     turns: int = 0
 
 
+def _plain(value: str) -> str:
+    """The miner's "dog named Max" is the labellers' "dog, Max" or "dog Max"."""
+    return " ".join(w for w in value.split() if w.lower() not in ("named", "called"))
+
+
 def score(split: str, labels_path: Path = LABELS) -> Score:
     labels = json.loads(labels_path.read_text())
     by_id = turns()
@@ -103,7 +108,7 @@ def score(split: str, labels_path: Path = LABELS) -> Score:
         unmatched = list(got)
         missed = []
         for key, value in want:
-            hit = next((g for g in unmatched if g[0] == key and same(g[1], value)), None)
+            hit = next((g for g in unmatched if g[0] == key and same(_plain(g[1]), _plain(value))), None)
             if hit:
                 unmatched.remove(hit)
                 total.tp += 1

@@ -156,7 +156,7 @@ class Memory:
         text = parsed.text
         with transaction(self.db):
             now = self.now()
-            kind = kind_of(text, [c.key for c in parsed.changes if c.op in ("assert", "correct") and c.key])
+            kind = kind_of(text, [c.key for c in parsed.changes if c.op in ("assert", "correct", "mention") and c.key])
             message_id = M.log(self.db, user, session or new_session_id(), "user", text, now, kind=kind)
             done: list[F.FactChange] = []
             for change in parsed.changes:
@@ -192,6 +192,8 @@ class Memory:
         from . import erase as E
         if change.op == "assert" and change.key and change.value:
             return F.assert_fact(self.db, user, change.key, change.value, now, source, message_id)
+        if change.op == "mention" and change.key and change.value:
+            return F.mention(self.db, user, change.key, change.value, now, source, message_id)
         if change.op == "retract" and change.key:
             return F.retract(self.db, user, change.key, change.value, now)
         if change.op == "forget":

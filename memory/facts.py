@@ -195,6 +195,26 @@ def assert_fact(db: sqlite3.Connection, user: str, key: str, value: str, now: st
     return changes + [FactChange(kind, key, value, old_value=old_value, fact_id=fact_id)]
 
 
+def mention(db: sqlite3.Connection, user: str, key: str, value: str, now: str, source: str = "",
+            message_id: int | None = None) -> list[FactChange]:
+    """A fact told in passing ("toys for my dog, Max"): stored only where nothing known says it already. It
+    never replaces a value told outright ("my husband" leaves partner: Tom); a pet's name fills in its bare kind
+    ("dog" becomes "dog named Max")."""
+    existing = current(db, user, key)
+    if any(matches(f, value) for f in existing):
+        return []
+    if key not in MULTI_VALUED:
+        return [] if existing else assert_fact(db, user, key, value, now, source, message_id)
+    kind = value.split(" named ")[0]
+    bare = next((f for f in existing if " named " in value and f.value.casefold() == kind.casefold()), None)
+    if bare is None:
+        return assert_fact(db, user, key, value, now, source, message_id)
+    _close(db, bare.id, now, "superseded")
+    fact_id = insert(db, user, key, value, source, message_id, asserted_at=now, valid_from=now,
+                     user_pinned=bare.user_pinned)
+    return [FactChange("superseded", key, value, old_value=bare.value, fact_id=fact_id)]
+
+
 def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str, message_id: int | None, *,
            asserted_at: str, valid_from: str, valid_to: str | None = None, ended_by: str | None = None,
            confirmations: int = 1, fact_id: str | None = None, origin: Origin = "user",

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Op = Literal["assert", "retract", "forget", "correct"]
+Op = Literal["assert", "retract", "forget", "correct", "mention"]
 CommandKind = Literal["remember", "forget", "list", "why", "wake_word", "ask", "pin"]
 
 
@@ -28,7 +28,8 @@ class Change:
 
     assert / retract: key and value (value None: every value of key). forget: key None means any
     key holding value. correct: the value replaces the one stated a moment ago (or `old`, when the
-    user named it: "Bristol, not Bath"); key is set when the correction says which fact."""
+    user named it: "Bristol, not Bath"); key is set when the correction says which fact. mention: told in
+    passing ("toys for my dog, Max"): stored only where nothing known already says it."""
     op: Op
     key: str | None
     value: str | None = None

@@ -304,8 +304,9 @@ def as_occupation(phrase: str) -> str | None:
     phrase = ARTICLE.sub("", trim(phrase)).strip()
     words = phrase.lower().split()
     if not words or len(words) > 4 or words[0] in NOT_JOB_OPENERS or DEGREE & set(words[:-1]) \
-            or words[0] in PREPOSITIONS or "to" in words:
-        return None     # "in the city center", "determined to get better": a state or a place, not a trade
+            or words[0] in PREPOSITIONS or set(words[1:]) & (PREPOSITIONS - {"of"}):
+        return None     # "in the city center", "determined to get better", "curious about the fertilizer": a state
+                        # or a place, not a trade (a job's own "at"/"for" is split off before; "professor of law" is one)
     if len(words) > 1 and words[0].endswith("ing") and words[1] in OBJECT_OPENERS:
         return None
     if len(words) > 1 and words[-1] in ("major", "minor"):

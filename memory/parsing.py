@@ -12,6 +12,7 @@ from .intent import Change, Command, Parsed
 from .lexicon import HAS_LETTER, SENTENCE_SPLIT, normalise
 from .text import clean
 from .rules import last_animal, mine_statements
+from .rules.passing import mentions
 from .rules.stance import answers_her, asks_her, lasting, pasted
 
 
@@ -98,6 +99,7 @@ def parse(text: str) -> Parsed:
         changes += [c for c in said if c not in changes and (c.said is None or lasting(c.said, answering))]
         if i + 1 < len(sentences):
             mentioned = last_animal(sentence) or mentioned
+    changes += mentions(sentences, changes)
     return Parsed(stored, tuple(changes), command)
 
 

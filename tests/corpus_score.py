@@ -15,8 +15,8 @@ def parse(label: str) -> Change:
 
 
 def norm(c: Change) -> tuple:
-    # A correction that names its key ("my name is Robert, not Bob") asserts that value.
-    op = "assert" if c.op == "correct" and c.key else c.op
+    # A correction that names its key ("my name is Robert, not Bob") asserts that value; so does a mention.
+    op = "assert" if c.op in ("correct", "mention") and c.key else c.op
     return (op, c.key, (c.value or "").casefold())
 
 

@@ -167,3 +167,42 @@ def test_a_feeling_said_in_passing_does_not_make_a_message_fade_in_a_day(tmp_pat
         tired = [r.text for r in mem.recall("ada", "was I knackered?")]
     assert any("lemon blueberry cake" in t for t in baked)
     assert not any("knackered" in t for t in tired)
+
+
+def pets_and_partner(mem, user="ann") -> set[tuple[str, str]]:
+    return {(f.key, f.value) for f in mem.facts(user) if f.key in ("pet", "partner")}
+
+
+def test_a_pet_named_in_passing_is_kept_in_any_sentence(mem):
+    for text in ("I need some advice on keeping my cat, Luna, active and engaged.",
+                 "Can I take my dog with me on the coastal trail?",             # a question still says there is one
+                 "I spend my time bird watching with my parrots."):
+        mem.observe("ann", text)
+    assert pets_and_partner(mem) == {("pet", "cat named Luna"), ("pet", "dog"), ("pet", "parrots")}
+
+
+def test_told_in_passing_never_replaces_what_was_told_outright(mem):
+    mem.observe("ann", "My husband's name is Tom.")
+    mem.observe("ann", "I have a dog named Rex.")
+    mem.observe("ann", "I'm planning a trip with my husband and my dog next month. Any ideas?")
+    assert pets_and_partner(mem) == {("partner", "Tom"), ("pet", "dog named Rex")}
+
+
+def test_a_name_said_in_passing_fills_in_the_bare_kind(mem):
+    mem.observe("ann", "What food is best for my dog?")
+    mem.observe("ann", "I also need flea and tick prevention for Max, my dog.")
+    assert pets_and_partner(mem) == {("pet", "dog named Max")}
+
+
+@pytest.mark.parametrize("text", [
+    "My ex-husband called about the kids.",
+    "My late wife loved roses.",
+    "I'm thinking of getting a dog for my kids.",
+    "My business partner wants to expand.",
+    "If my dog could talk, what would he say?",
+    "I run my dog walking business on weekends.",
+    "Please proofread this email: Dear Sam, my dog Rex ate the homework. Best regards, Ann",
+])
+def test_what_is_not_there_or_not_hers_is_not_told_in_passing(mem, text):
+    mem.observe("ann", text)
+    assert pets_and_partner(mem) == set()
