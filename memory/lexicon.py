@@ -30,7 +30,7 @@ LEAD = (r"(?:(?:well|so|oh|ok|okay|and|also|but|actually|btw|by the way|hey|hi|h
         r"ok glados|listen|guess what|you know what|fun fact|update|correction|quick update|"
         r"as of today|as of now|these days|nowadays|now|since last week|since last month|"
         r"since yesterday|last week|last month|last year|recently|lately|in my (?:free|spare) time|for fun|"
-        r"on weekends|at weekends)\b[\s,:;!.-]*)*")
+        r"on weekends|at weekends|(?:since|because|as)(?=\s+(?:i|i'm|im|i am|i've|ive|i have)\b))\b[\s,:;!.-]*)*")
 
 MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
@@ -130,7 +130,7 @@ HYPOTHETICAL = re.compile(
     r"i will|i'll|i plan|i'm planning|im planning|i'm thinking|im thinking|i used to)\b", F)
 IF_ANYWHERE = re.compile(r"\b(?:if|unless|whether|would|wish|pretend|imagine)\b", F)
 # Clauses split here: "i'm vegetarian and i'm allergic to peanuts", "my name is bob, i live in oslo"
-CONJ = (r"(?:and|but|so|also|plus|although|though|while|because|cause|cuz|oh and|and also|and now|"
+CONJ = (r"(?:and|but|so|also|plus|although|though|while|because|since|cause|cuz|oh and|and also|and now|"
         r"but now|and actually|actually)")
 SUBJECT = r"(?:i|i'm|im|i've|ive|i'd|i'll|i am|i have|i do|i don't|i dont|my|we|we're|we've)\b"
 CLAUSE_SPLIT = re.compile(

@@ -194,6 +194,14 @@ def test_a_name_said_in_passing_fills_in_the_bare_kind(mem):
     assert pets_and_partner(mem) == {("pet", "dog named Max")}
 
 
+def test_a_reason_given_in_passing_is_a_fact_and_a_favourite_set_apart_by_name_is_kept():
+    assert ("likes", "seafood") in stored("I think I'll try the harbour place, since I love seafood.")
+    assert ("age", "32") in stored("Since I'm 32 now, I feel like I should have a better sense of direction.")
+    said = parse("I won a gift card to my favorite bookstore, Indiebound. Any tips on what to pick?").changes
+    assert [(c.op, c.key, c.value) for c in said] == [("mention", "favorite_bookstore", "Indiebound")]
+    assert stored("oat milk is my favorite so far!") == set()          # no "favorite_so_far"
+
+
 @pytest.mark.parametrize("text", [
     "My ex-husband called about the kids.",
     "My late wife loved roses.",

@@ -21,7 +21,7 @@ THING_ALIASES = {"programming_language": "language", "coding_language": "languag
 
 
 def fav_key(thing: str) -> str | None:
-    thing = re.sub(r"\s+(?:of all time|ever|right now|at the moment|now|these days|currently|lately)$", "",
+    thing = re.sub(r"(?:^|\s+)(?:of all time|ever|so far|yet|right now|at the moment|now|these days|currently|lately)$", "",
                    thing.strip().lower())
     # "type of music to sing" -> "music"; "kind of movie" -> "movie"
     thing = re.sub(r"^(?:type|kind|sort|genre|style|brand) of\s+|\s+to \w+$", "", thing)
