@@ -21,7 +21,8 @@ from ..dates import asked_about, asks_past, asks_when
 from ..messages import END_OF_TIME, estimate_tokens, log, replies, session_messages, sessions
 from ..records import Recalled
 from ..settings import RecallSettings
-from .candidates import Candidate, Seen, add_messages, meanings, parse_time, said_between, window_start
+from .candidates import Candidate, Seen, add_messages, meanings, said_between, window_start
+from .items import parse_time
 from .features import decay, expired, expires_at, measure, pinned_sources, relevance, relevant
 from .order import REPEAT, closeness, first_in_time, in_time_order, numbers_of
 from .query import ASKER, STOPWORDS, as_asked_by, asks, fts_query, greeted, people_asked, terms

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from ..dates import Window
 from ..messages import END_OF_TIME
 from ..text import pieces
-from .query import stems, terms
+from .items import Candidate
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..vectors import VectorIndex
-    from .features import Features
 
 
 DATED = 2000              # messages of the days a question names that are compared by meaning, newest first
@@ -36,31 +35,6 @@ class Seen:
         return self.session, self.cutoff, self.until, self.until, self.until
 
 
-@dataclass
-class Candidate:
-    kind: str
-    id: str
-    session: str | None
-    role: str
-    text: str
-    created_at: str
-    about: str                    # the decay kind
-    words: float = 0.0            # BM25 as a share of a match of every query word (see full_match), at most 1
-    context: float = 0.0          # the same of her message it answers, when that matched (see by_context)
-    cosine: float | None = None   # its nearest reading's cosine with the query; None when there is no vector
-    crowding: float = 0.0         # how much it sounds like many of the user's messages (see vectors)
-    message_id: int | None = None
-    relevance: float = 0.0        # how well it matches, before decay
-    focus_text: str | None = None  # the sentence that gave its cosine, when one did
-    features: "Features | None" = None   # what was measured of it (see features.measure)
-    score: float = 0.0            # relevance x decay: the order
-    _stems: frozenset[str] | None = None
-
-    def stems(self) -> frozenset[str]:
-        """Its content words, plural -s dropped (worked out once)."""
-        if self._stems is None:
-            self._stems = stems(terms(self.text))
-        return self._stems
 # Said by then, and not a message whose facts had all been superseded or retracted by then (three
 # parameters, each the time: see Seen.params)
 STILL_TRUE = """m.created_at <= ? AND NOT (
@@ -138,7 +112,3 @@ def window_start(db: sqlite3.Connection, user: str, session: str | None, window:
     if row is None:
         return 0   # the whole session fits in the window
     return int(row[0])
-
-
-def parse_time(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))

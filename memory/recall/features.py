@@ -3,35 +3,12 @@ gates: is it evidence at all, has it expired; decay by kind and age."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from ..dates import Window, resolve
 from ..settings import RecallSettings
-from .candidates import Candidate, parse_time
+from .items import Candidate, Features, parse_time
 from .query import TELLING, asks, names_people, terms
-
-
-@dataclass(frozen=True)
-class Features:
-    """What was measured of one candidate against one question: its relevance is a function of these and
-    the weights alone (see relevance), so a fit can score the same candidates under other weights."""
-    cosine: float | None      # its nearest reading's cosine with the question; None: no vector (yet)
-    crowding: float           # how much it sounds like many of the user's messages (see vectors)
-    words: float              # its BM25 as a share of a match of every question word, at most 1
-    context: float            # the same share of her message it answers, when that matched (see by_context)
-    asks: float               # the share of its sentences that ask (see query.asks)
-    bare: bool                # a short question of the user's: evidence of nothing (see bare)
-    off_subject: bool         # the question is about the world ("what is the capital of France?") or about a person
-    #                           of the user's that it does not speak of ("my brother lives in Oslo", "I live in Paris")
-    said_on: float            # how much it was said in the days the question names (0: none named)
-    told_of: float            # how much it tells of those days ("I did the charity walk last Saturday")
-    dates_it: bool            # asked when with no day named, and it says when what it tells happened
-
-    @property
-    def on_day(self) -> bool:
-        """Said in the days the question names, or telling of them: evidence whatever its words."""
-        return self.said_on > 0 or self.told_of > 0
 
 
 def measure(c: Candidate, named: Window | None, subject: frozenset[str] | None, dated: bool) -> Features:
