@@ -44,7 +44,7 @@ from assistant.config import load_config  # noqa: E402
 from assistant.llm import LLM, Chunk, make_llm  # noqa: E402
 from assistant.turn.brain import Brain  # noqa: E402
 from memory import Memory, TooLong, estimate_tokens  # noqa: E402
-from memory.api import iso  # noqa: E402
+from memory.moments import iso  # noqa: E402
 
 USER = "u"
 
@@ -162,7 +162,7 @@ def run(files: list[Path], folder: Path, console: Console, misses: bool) -> dict
             with Memory(copy, clock=kept.clock, recall_settings=recall_settings(CONFIG)) as memory:
                 text, tokens, counted = asked(memory, item["question"])
             texts = [m["text"] for m in own]
-            model = kept._load_model()
+            model = kept.meaning.load()
             vectors = LME._whole(model, texts, folder / f"ar-{item['question_id']}-{len(texts)}.npy")
             by_words = L.ranked(L.BM25(texts).scores(item["question"]), len(texts))
             by_meaning = L.ranked(vectors @ model.encode([item["question"]])[0], len(texts))

@@ -46,7 +46,7 @@ from rich.table import Table  # noqa: E402
 from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from memory import Memory  # noqa: E402
-from memory.api import iso  # noqa: E402
+from memory.moments import iso  # noqa: E402
 from memory.recall import STOPWORDS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -201,7 +201,7 @@ def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses:
                     field, kind = name.split(".", 1)
                     settings = replace(settings, **{field: {**getattr(settings, field), kind: value or None}})
             memory = Memory(folder / f"conv-{conv_id}{f'-h{earlier}' if earlier else ''}.db", recall_settings=settings)
-            model = memory._load_model()    # the baselines use the same model, loaded once
+            model = memory.meaning.load()    # the baselines use the same model, loaded once
             if model is None:
                 raise SystemExit(f"locomo: {memory.recall_notice}; run ./test.sh once to install the sentence model")
             # both speakers' messages are in before any question: BM25's statistics are the whole file's,
@@ -229,7 +229,7 @@ def run(data: Path, conv_ids: tuple[str, ...], k: int, console: Console, misses:
                     indexed += done
                 own = [t for t in all_turns if t["speaker"] == name]
                 # the baselines rank the earlier messages too (by the vectors the store holds)
-                held, _ = memory._index.vectors(memory.db, user, [i for i, _ in past])
+                held, _ = memory.meaning.index.vectors(memory.db, user, [i for i, _ in past])
                 past = [(i, text) for i, text in past if i in held]
                 bm25 = BM25([t["text"] for t in own] + [text for _, text in past])
                 vectors = model.encode([t["text"] for t in own])

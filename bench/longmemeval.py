@@ -53,7 +53,7 @@ from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.turn.prompt import recalled_line  # noqa: E402
 from memory import Memory  # noqa: E402
-from memory.api import iso  # noqa: E402
+from memory.moments import iso  # noqa: E402
 from memory.dates import asks_past  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,7 +200,7 @@ def run(files: list[Path], folder: Path, settings, console: Console, misses: int
                     line = recalled_line(r).lower()
                     prompt[0] += all(w in line for w in said)
                     prompt[1] += 1
-            model = memory._load_model()
+            model = memory.meaning.load()
             vectors = _whole(model, [m["text"] for _, m in stored], folder / f"lme-{item['question_id']}.npy")[by_then]
             by_words = L.ranked(L.BM25([m["text"] for _, m in own]).scores(question), 20)
             by_meaning = L.ranked(vectors @ model.encode([question])[0], 20)

@@ -38,7 +38,7 @@ from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from memory import Memory, Recalled, RecallSettings  # noqa: E402
 from memory.recall import asks  # noqa: E402
-from memory.api import iso  # noqa: E402
+from memory.moments import iso  # noqa: E402
 from noise_set import RELATED, SMALL_STORE, WORLD  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

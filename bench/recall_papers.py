@@ -42,7 +42,7 @@ import longmemeval as LME  # noqa: E402
 from assistant.app import recall_settings  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from memory import Memory  # noqa: E402
-from memory.api import iso  # noqa: E402
+from memory.moments import iso  # noqa: E402
 
 METHODS = ("glados", "BM25", "cosine", "RRF")
 KS = (1, 5, 10)
@@ -89,7 +89,7 @@ def locomo_store(conv_id: str, folder: Path, settings) -> tuple[Memory, dict, di
     conv = json.loads((LC.DATA / f"conv-{conv_id}.json").read_text(encoding="utf-8"))
     all_turns = LC.turns(conv)
     memory = Memory(folder / f"conv-{conv_id}.db", recall_settings=settings)
-    if memory._load_model() is None:
+    if memory.meaning.load() is None:
         raise SystemExit(f"recall_papers: {memory.recall_notice}; run ./test.sh once to install the sentence model")
     speakers = (conv["speaker_a"], conv["speaker_b"])
     if not memory.db.execute("SELECT 1 FROM messages LIMIT 1").fetchone():
@@ -115,7 +115,7 @@ def locomo(conv_ids: tuple[str, ...], folder: Path, settings, console: Console) 
     for conv_id in conv_ids:
         console.print(f"locomo {conv_id}", end="\r", markup=False)
         memory, conv, dia_of = locomo_store(conv_id, folder, settings)
-        model = memory._load_model()
+        model = memory.meaning.load()
         all_turns = LC.turns(conv)
         texts = [f'{t["speaker"]}: {t["text"]}' for t in all_turns]      # the retrieval unit as the paper's
         ids = [t["dia_id"] for t in all_turns]
@@ -159,7 +159,7 @@ def longmemeval(files: list[Path], folder: Path, settings, console: Console) -> 
         at = LME.when(item["question_date"])
         memory.clock = lambda: at        # the whole history seen, recency read as of the question
         glados = [int(r.id) for r in memory.recall("u", item["question"], k=DEPTH) if r.kind == "message"]
-        model = memory._load_model()
+        model = memory.meaning.load()
         vectors = LME._whole(model, [m["text"] for _, m in own], folder / f"lme-{item['question_id']}-own.npy")
         ids = [i for i, _ in own]
         out.append(Ranked(item["question_type"], evidence,

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 # Each name loads its module on first use (PEP 562): `glados memory list` reads facts without loading
 # recall, the rules or the memory block's writer. "name": "module" or "module:name in it".
 _WHERE = {
-    **dict.fromkeys(("Ambiguous", "BadImport", "Memory", "NotFound", "Observation", "TooLong", "iso",
-                     "new_session_id", "utc_now"), "api"),
+    **dict.fromkeys(("Ambiguous", "BadImport", "Block", "Memory", "NotFound", "Observation", "TooLong"), "api"),
+    **dict.fromkeys(("iso", "new_session_id", "utc_now"), "moments"),
     "bearing": "context", "build_system_prompt": "context", "hide": "context", "Erased": "erase",
     "resolve_dates": "dates:resolve", "say_day": "dates",
     **dict.fromkeys(("FORGOTTEN", "MULTI_VALUED", "SINGLE_VALUED", "Fact", "FactChange", "StaysPinned",
@@ -35,7 +35,8 @@ _WHERE = {
 }
 
 if TYPE_CHECKING:
-    from .api import Ambiguous, BadImport, Memory, NotFound, Observation, TooLong, iso, new_session_id, utc_now
+    from .api import Ambiguous, BadImport, Block, Memory, NotFound, Observation, TooLong
+    from .moments import iso, new_session_id, utc_now
     from .context import bearing, build_system_prompt, hide
     from .erase import Erased
     from .dates import resolve as resolve_dates, say_day
@@ -77,7 +78,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Ambiguous", "asks", "BadImport", "BadProposals", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "Erased", "FORGOTTEN", "Fact",
+    "Ambiguous", "asks", "BadImport", "BadProposals", "Block", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "Erased", "FORGOTTEN", "Fact",
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
     "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",

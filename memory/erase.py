@@ -39,6 +39,36 @@ def erase_facts(db: sqlite3.Connection, user: str, facts: list[F.Fact]) -> list[
     return F.forget(db, user, facts)
 
 
+def targets(db: sqlite3.Connection, user: str, target: str) -> list[F.Fact]:
+    """Every row forgetting `target` deletes: a fact id prefix, a key ("location"), "key=value", a phrase naming
+    a fact ("my peanut allergy", "where I live": a model's tool call passes the user's words), or what a note is
+    about ("locker code"). Raises NotFound, or Ambiguous for two notes or an id prefix of two facts."""
+    target = target.strip()
+    key, _, value = target.partition("=")
+    if value and F.KEY_SHAPE.match(key.strip()):
+        rows = F.find_for_forget(db, user, key.strip(), value.strip())
+    elif F.is_known_key(target):
+        rows = F.find_for_forget(db, user, target, None)
+    else:
+        hits = [f for f in F.history(db, user) if f.id.startswith(target.lower())] if len(target) >= 4 else []
+        if len({(f.key, F.norm(f.value)) for f in hits}) > 1:
+            raise F.Ambiguous(f"{target!r} matches {len(hits)} facts; give more of the id")
+        rows = F.find_for_forget(db, user, hits[0].key, hits[0].value) if hits else []
+    if not rows:
+        from .grammar import targets as named
+        rows = [f for t in named(target) if t.key for f in F.find_for_forget(db, user, t.key, t.value)]
+    if not rows:
+        notes = about(db, user, target).notes
+        if len(notes) > 1:
+            listed = "; ".join(f"{n.id[:8]} {n.value!r}" for n in notes)
+            raise F.Ambiguous(f"{target!r} matches {len(notes)} notes ({listed}); forget one by its id")
+        rows = [f for n in notes for f in F.find_for_forget(db, user, "note", n.value)]
+    if not rows:
+        raise F.NotFound(f"nothing to forget for {target!r}: give a key (location), what a note is about "
+                         "('locker code') or 4 or more characters of a fact id; see 'glados memory list'")
+    return rows
+
+
 def erase_user(db: sqlite3.Connection, user: str) -> dict[str, int]:
     """Everything about one user, from every store."""
     counts = {table: db.execute(f"DELETE FROM {table} WHERE user = ?", (user,)).rowcount

@@ -233,6 +233,47 @@ def insert(db: sqlite3.Connection, user: str, key: str, value: str, source: str,
     return fact_id
 
 
+def imported_before(db: sqlite3.Connection, user: str, key: str, value: str, asserted_at: str, valid_from: str) -> bool:
+    return db.execute("SELECT 1 FROM facts WHERE user = ? AND key = ? AND value_norm = ? AND asserted_at = ? "
+                      "AND valid_from = ?", (user, key, norm(value), asserted_at, valid_from)).fetchone() is not None
+
+
+def id_taken(db: sqlite3.Connection, fact_id: str) -> bool:
+    return db.execute("SELECT 1 FROM facts WHERE id = ?", (fact_id,)).fetchone() is not None
+
+
+def set_importance(db: sqlite3.Connection, user: str, fact_ids: Iterable[str], importance: float,
+                   source: str | None) -> None:
+    db.executemany("UPDATE facts SET importance = ?, client_source = coalesce(?, client_source) "
+                   "WHERE id = ? AND user = ?", [(importance, source, i, user) for i in fact_ids])
+
+
+class NotFound(MemoryStoreError):
+    """No fact matches the id prefix or key given."""
+
+
+class Ambiguous(MemoryStoreError):
+    """An id prefix matches more than one fact."""
+
+
+def pick(db: sqlite3.Connection, user: str, target: str) -> list[Fact]:
+    """The current facts `target` names: a key ("location") or 4 or more characters of a fact id."""
+    target = target.strip()
+    facts = current(db, user)
+    if is_known_key(target):
+        rows = [f for f in facts if f.key == target]
+    else:
+        if len(target) < 4:
+            raise NotFound(f"{target!r} is neither a fact key (location, diet, ...) nor 4 or more characters "
+                           "of a fact id; see 'glados memory list'")
+        rows = [f for f in facts if f.id.startswith(target.lower())]
+        if len(rows) > 1:
+            raise Ambiguous(f"{target!r} matches {len(rows)} facts; give more of the id")
+    if not rows:
+        raise NotFound(f"no current fact {target!r} for this user; see 'glados memory list'")
+    return rows
+
+
 class StaysPinned(MemoryStoreError):
     """Allergies, diet and medical facts are pinned for the user's safety: they cannot be unpinned."""
 

@@ -60,10 +60,62 @@ def newest_id(db: sqlite3.Connection) -> int:
     return db.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
 
 
-def session_messages(db: sqlite3.Connection, user: str, session: str, limit: int = 1000) -> list[sqlite3.Row]:
+def session_messages(db: sqlite3.Connection, user: str, session: str, limit: int | None = 1000) -> list[sqlite3.Row]:
+    """The last `limit` messages of a session (None: all of them), oldest first."""
     rows = db.execute("SELECT * FROM messages WHERE user = ? AND session = ? ORDER BY id DESC LIMIT ?",
-                      (user, session, limit)).fetchall()
+                      (user, session, -1 if limit is None else limit)).fetchall()
     return rows[::-1]
+
+
+def earlier_user_ids(db: sqlite3.Connection, user: str, session: str | None, message_id: int) -> list[int]:
+    """The user's messages before `message_id` in this conversation, newest first (without a session: their
+    last ten)."""
+    if session is None:
+        rows = db.execute("SELECT id FROM messages WHERE user = ? AND role = 'user' AND id < ? "
+                          "ORDER BY id DESC LIMIT 10", (user, message_id))
+    else:
+        rows = db.execute("SELECT id FROM messages WHERE user = ? AND session = ? AND role = 'user' "
+                          "AND id < ? ORDER BY id DESC LIMIT 200", (user, session, message_id))
+    return [r[0] for r in rows]
+
+
+def newest_texts(db: sqlite3.Connection, user: str, role: str, limit: int) -> list[str]:
+    """The texts of the user's newest messages of `role`, newest first by rowid (the user index would sort them
+    all)."""
+    return [r[0] for r in db.execute(
+        "SELECT text FROM messages WHERE +user = ? AND role = ? ORDER BY id DESC LIMIT ?", (user, role, limit))]
+
+
+def text_of(db: sqlite3.Connection, user: str, message_id: int) -> str | None:
+    row = db.execute("SELECT text FROM messages WHERE id = ? AND user = ?", (message_id, user)).fetchone()
+    return row["text"] if row else None
+
+
+def withdraw(db: sqlite3.Connection, user: str, message_id: int) -> bool:
+    return db.execute("DELETE FROM messages WHERE id = ? AND user = ?", (message_id, user)).rowcount == 1
+
+
+def session_ids(db: sqlite3.Connection, user: str) -> tuple[str, ...]:
+    return tuple(r[0] for r in db.execute("SELECT DISTINCT session FROM messages WHERE user = ?", (user,)) if r[0])
+
+
+def all_of(db: sqlite3.Connection, user: str) -> list[sqlite3.Row]:
+    """Every message of the user's, oldest first, as an export holds them."""
+    return db.execute("SELECT id, session, role, text, tokens, created_at, interrupted, kind FROM messages "
+                      "WHERE user = ? ORDER BY id", (user,)).fetchall()
+
+
+def same_message(db: sqlite3.Connection, user: str, session: str, role: str, created_at: str, text: str) -> int | None:
+    """The id of a message with this origin (an import made before), or None."""
+    row = db.execute("SELECT id FROM messages WHERE user = ? AND session = ? AND role = ? AND created_at = ? "
+                     "AND text = ?", (user, session, role, created_at, text)).fetchone()
+    return row[0] if row else None
+
+
+def vector_rows(db: sqlite3.Connection, user: str) -> int:
+    """How many vectors the user's messages have (vector_counts, kept by triggers)."""
+    row = db.execute("SELECT rows FROM vector_counts WHERE user = ?", (user,)).fetchone()
+    return row[0] if row else 0
 
 
 def sessions(db: sqlite3.Connection, user: str, newest_only: bool = False) -> list[sqlite3.Row]:

@@ -1,5 +1,6 @@
 """The memory block: empty guard, pinned facts first, cap, token budget, values as data."""
 from memory import Memory, RecallSettings, build_system_prompt, estimate_tokens
+from memory.views import Views
 
 
 def test_new_user_gets_no_block_and_an_unchanged_prompt(mem):
@@ -87,8 +88,8 @@ def test_a_fact_told_again_keeps_the_block_and_any_other_write_renews_it(tmp_pat
     again. Any other write to a fact, by whichever process, still renews it."""
     path = tmp_path / "m.db"
     builds = []
-    build = Memory._build_context
-    monkeypatch.setattr(Memory, "_build_context", lambda self, *a: builds.append(a) or build(self, *a))
+    build = Views._build
+    monkeypatch.setattr(Views, "_build", lambda self, *a: builds.append(a) or build(self, *a))
     with Memory(path, clock=clock, embedder=None) as turns, Memory(path, clock=clock, embedder=None) as other:
         turns.observe("ada", "I'm allergic to peanuts")
         block = turns.load_context("ada")

@@ -54,10 +54,10 @@ def test_safety_pins_cannot_be_unpinned_and_pins_that_outgrow_the_block_say_so(t
             mem.unpin("ada", "allergy")
         for i in range(8):
             mem.observe("ada", f"always remember that locker number {i} holds my spare kit for the gym")
-        block = mem.load_context("ada", max_tokens=90)
-        assert "peanuts" in block and "locker number 0" in block          # the allergy, then the oldest pins
-        assert "locker number 7" not in block
-        assert mem.context_notice and "did not fit" in mem.context_notice
+        block = mem.block("ada", max_tokens=90)
+        assert "peanuts" in block.text and "locker number 0" in block.text    # the allergy, then the oldest pins
+        assert "locker number 7" not in block.text
+        assert block.notice and "did not fit" in block.notice
 
 
 def test_two_years_on_the_allergy_and_pins_remain_and_a_passing_state_is_gone(tmp_path):

@@ -82,7 +82,7 @@ def test_what_changed_is_found_in_any_saying_and_a_place_only_as_a_name(mem, clo
     mem.observe("ada", "I live in Bristol now", session="s2")
     mem.observe("ada", "I'm not allergic to peanuts anymore", session="s2")
     mem.observe("ada", "my locker code changed, remember that my locker code is 7781", session="s2")
-    changes = mem._changes_of("ada")
+    changes = mem.views.changes("ada")
     said = {(c.key, c.old, c.now) for c in changes.of("They live in Bath. Their allergy: peanuts.")}
     assert said == {("location", "Bath", "Bristol"), ("allergy", "peanuts", None)}
     assert changes.of("I took a bath after the gym") == ()                   # a bath is not Bath

@@ -304,16 +304,16 @@ def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: C
               say=lambda line: print(line, file=sys.stderr))
     elif cmd == "context":
         m = config.memory
-        block = memory.load_context(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
+        block = memory.block(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
         if args.json:
-            print_json({"context": block, "notice": memory.context_notice})
+            print_json({"context": block.text, "notice": block.notice})
             return 0
-        if block:
-            print(block)
+        if block.text:
+            print(block.text)
         else:
             out.line(f"nothing known about {user!r} yet: the block is empty", "dim")
-        if memory.context_notice:
-            print(f"glados: note: {memory.context_notice}", file=sys.stderr)
+        if block.notice:
+            print(f"glados: note: {block.notice}", file=sys.stderr)
     elif cmd == "recall":
         index_backlog(memory, user, Out("stderr"))
         found = memory.recall(user, " ".join(args.text), k=args.k,
