@@ -19,8 +19,9 @@ from ..turn.brain import Brain
 from ..turn.events import BrainEvent
 from .lineedit import Reader, reader
 from .show import event_line
-from .memory_commands import (CLEAR_QUESTION, LEGEND, cleared, confirmed, describe, fact_rows, index_backlog,
-                              not_confirmed, pin_lines, recall_line, when)
+from .memory_commands import index_backlog
+from .memory_show import (CLEAR_QUESTION, LEGEND, cleared, confirmed, describe, fact_rows, not_confirmed, pin_lines,
+                          recall_line, when)
 from .out import Out, rich_table
 
 HELP = """commands:

@@ -3,26 +3,21 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import asdict
+import re
 import sys
+from dataclasses import asdict
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-import re
-
-from memory import Fact, FactChange, Memory, printable
+from memory import Fact, Memory, printable
 
 from ..config import Config
+from .memory_show import (CLEAR_QUESTION, LEGEND, PINNED_QUESTION, cleared, confirmed, describe, fact_rows,
+                          imported, not_confirmed, pin_lines, plural, recall_line, when)
 from .out import Out
-
-if TYPE_CHECKING:
-    from memory import Recalled
 
 WRITING = ("observe", "import", "mcp")
 PINNING = ("pin", "unpin")    # the memory commands that may create the database file
-LEGEND = "* pinned: always in her memory, whatever the cap (allergies, diet, health)"
-SYMBOLS = {"added": "+", "superseded": "~", "reconfirmed": "=", "retracted": "-", "forgotten": "x", "pinned": "*"}
 
 
 class UsageError(Exception):
@@ -91,14 +86,7 @@ def positive(text: str) -> int:
     return value
 
 
-def describe(change: FactChange) -> str:
-    symbol = SYMBOLS.get(change.kind, "?")
-    if change.kind == "superseded":
-        return f"{symbol} {change.key}: {change.old_value} -> {change.value}"
-    return f"{symbol} {change.key}: {change.value} ({change.kind})"
-
-
-def _index(memory: Memory, user: str, out: Out) -> int:
+def _index(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
     if memory.recall_mode != "words+meaning":
         raise UsageError(memory.recall_notice or "recall by meaning is off (recall.meaning: false)")
     done = index_backlog(memory, user, out, note=False)
@@ -154,39 +142,6 @@ def _stdin_text() -> str:
                          "nothing was stored") from None
 
 
-RECALL_SHOWN = 300      # characters of each recalled item printed (--json gives them whole)
-
-
-def recall_line(r: Recalled) -> str:
-    """One recalled item, its text cut to RECALL_SHOWN characters (keeping the sentence that answered: see
-    Recalled.excerpt), with her reply to it on the next line."""
-    where = f"session {r.session}" if r.session else "note"
-    from memory import describe_changes     # what changed since: loaded by the commands that show it
-    changed = f" {describe_changes(r.since)}" if r.since else ""
-    line = f"[{when(r.created_at)} {where}] {r.role}: {_shown(r.text, r.excerpt(RECALL_SHOWN))}{changed}"
-    return line + (f"\n    her reply: {_shown(r.reply)}" if r.reply else "")
-
-
-def _shown(text: str, excerpt: str | None = None) -> str:
-    text = " ".join(printable(text).split())
-    if len(text) <= RECALL_SHOWN:
-        return text
-    shown = printable(excerpt) if excerpt else text[:RECALL_SHOWN]
-    return f"{shown} … ({len(text):,} characters in all; --json for all)"
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """"1 summary", "2 summaries", "no voiceprint"."""
-    return f"no {word}" if n == 0 else f"1 {word}" if n == 1 else f"{n} {many or word + 's'}"
-
-
-def imported(counts: dict[str, int]) -> str:
-    """"3 facts, 12 messages, 1 summary and no voiceprint"."""
-    parts = [plural(counts["facts"], "fact"), plural(counts["messages"], "message"),
-             plural(counts["summaries"], "summary", "summaries"), plural(counts["voiceprint"], "voiceprint")]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def _write_private(path: Path, text: str) -> None:
     """An export holds everything about a person: readable by its owner only (0600), like the database. A
     write that fails is one line, and leaves no half-written file behind."""
@@ -218,41 +173,6 @@ def _why(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower()
 
 
-def when(stamp: str | None) -> str:
-    """A stored UTC time as local time with its offset, to the second: what --at accepts back."""
-    if not stamp:
-        return ""
-    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    return moment.astimezone().isoformat(sep=" ", timespec="seconds")
-
-
-def fact_rows(facts: list[Fact], history: bool = False,
-              expired: set[str] = frozenset()) -> tuple[tuple[str, ...], list[list[str]]]:
-    """Facts as a table's columns and rows (pinned keys starred); with history, when and why each ended (or
-    that it expired: still believed, but out of recall and the memory block)."""
-    columns = ("id", "key", "value", "since", "from") + (("until", "why") if history else ())
-    rows = []
-    for f in facts:
-        row = [f.id[:8], f.key + (" *" if f.pinned else ""), printable(f.value), when(f.valid_from), origin_label(f)]
-        if history:
-            row += [when(f.valid_to), f.ended_by or ("expired" if f.id in expired else "")]
-        rows.append(row)
-    return columns, rows
-
-
-def origin_label(fact: Fact) -> str:
-    """'you' for facts the rules read from the user's words; 'model (llama3.2)' for the model's."""
-    return f"model ({fact.origin_model})" if fact.origin == "model" else "you"
-
-
-CLEAR_QUESTION = "Delete everything remembered about {user!r}? Type YES to confirm: "
-
-
-def cleared(counts: dict[str, int], user: str) -> str:
-    return (f"deleted {counts['facts']} facts, {counts['messages']} messages and "
-            f"{counts['summaries']} summaries for {user!r}")
-
-
 PRECISION = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ](?P<h>\d{2})(?::(?P<m>\d{2}))?(?::(?P<s>\d{2}))?(?P<f>\.\d+)?)?")
 
 
@@ -279,111 +199,118 @@ def parse_time(text: str) -> datetime:
 
 
 def run(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
-    cmd = args.memory_command
-    if cmd == "observe":
-        text = _stdin_text() if args.text == ["-"] else " ".join(args.text)
-        if not text.strip():
-            raise UsageError("nothing to observe: give the words the user said, e.g. glados memory observe \"I live in Leeds\"")
-        obs = memory.observe(user, text, session=args.session)
-        if args.json:
-            print_json([asdict(c) for c in obs.changes])
-            return 0
-        for change in obs.changes:
-            out.line(describe(change))
-        if not obs.changes:
-            out.line("stored the message; no facts in it")
-    elif cmd == "list":
-        return _list(args, memory, user, out)
-    elif cmd in PINNING:
-        for line in pin_lines(memory, user, args.target, cmd == "pin"):
-            out.line(line)
-    elif cmd == "mcp":
-        from ..serve.mcp import Http, serve      # the MCP SDK loads only for this command
-        http = Http(args.host, args.port, access_for(args, "glados memory mcp --http")) if args.http else None
-        serve(memory, config, user, verbose=bool(getattr(args, "verbose", False)), http=http,
-              say=lambda line: print(line, file=sys.stderr))
-    elif cmd == "context":
-        m = config.memory
-        block = memory.block(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
-        if args.json:
-            print_json({"context": block.text, "notice": block.notice})
-            return 0
-        if block.text:
-            print(block.text)
-        else:
-            out.line(f"nothing known about {user!r} yet: the block is empty", "dim")
-        if block.notice:
-            print(f"glados: note: {block.notice}", file=sys.stderr)
-    elif cmd == "recall":
-        index_backlog(memory, user, Out("stderr"))
-        found = memory.recall(user, " ".join(args.text), k=args.k,
-                              at=parse_time(args.at) if args.at else None)
-        if args.json:
-            print_json([asdict(r) for r in found])
-        for r in [] if args.json else found:
-            out.line(recall_line(r))
-        if not found and not args.json:
-            out.line(f"nothing in {user}'s memory relates to {' '.join(args.text)!r}")
-    elif cmd == "index":
-        return _index(memory, user, out)
-    elif cmd == "forget":
-        if not _confirm_pinned(args, memory.would_forget(user, args.target), out):
-            return 1
-        for change in memory.forget(user, args.target):
-            out.line(describe(change))
-    elif cmd == "clear":
-        return _clear(args, memory, user, out)
-    elif cmd == "summaries":
-        from memory import describe_changes
-        rows = memory.summaries(user)
-        if args.json:
-            print_json([asdict(r) for r in rows])
-            return 0
-        for row in rows:
-            changed = f" {describe_changes(row.since)}" if row.since else ""
-            out.line(f"[{when(row.created_at)} session {row.session}] {printable(row.text)}{changed}")
-        if not rows:
-            out.line(f"no summaries for {user!r} yet: one is written when a chat or voice session that told or asked "
-                     "her something ends")
-    elif cmd == "export":
-        import json
-        text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
-        if args.output:
-            _write_private(args.output, text + "\n")
-            out.line(f"exported {user!r} to {args.output}")
-        else:
-            _print_export(text)
-    elif cmd == "import":
-        import json
-        try:
-            data = json.loads(args.file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise UsageError(f"cannot read {args.file}: {(exc.strerror or str(exc)).lower()}") from exc
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise UsageError(f"{args.file} is not a memory export (not JSON text); pass a file made by "
-                             "'glados memory export'") from exc
-        owner = data.get("user") if isinstance(data, dict) else None
-        if owner and owner != user and not getattr(args, "user", None):
-            raise UsageError(f"{args.file} is an export of {owner!r}; import it with --user {owner}, "
-                             f"or --user NAME to copy it to someone else")
-        counts = memory.import_(user, data)
-        said = (f"imported for {user!r}: {imported(counts)}" if any(counts.values()) else
-                f"nothing new for {user!r}: everything in {args.file} is already there")
-        out.line(said)
+    """One `glados memory` command; its exit status."""
+    return COMMANDS[args.memory_command](args, memory, user, out, config)
+
+
+def _observe(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    text = _stdin_text() if args.text == ["-"] else " ".join(args.text)
+    if not text.strip():
+        raise UsageError("nothing to observe: give the words the user said, e.g. glados memory observe \"I live in Leeds\"")
+    obs = memory.observe(user, text, session=args.session)
+    if args.json:
+        print_json([asdict(c) for c in obs.changes])
+        return 0
+    for change in obs.changes:
+        out.line(describe(change))
+    if not obs.changes:
+        out.line("stored the message; no facts in it")
     return 0
 
 
-PINNED_QUESTION = "Delete {n} pinned facts ({what})? They keep you safe. Type YES to confirm: "
+def _pin(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    for line in pin_lines(memory, user, args.target, args.memory_command == "pin"):
+        out.line(line)
+    return 0
 
 
-def confirmed(answer: str | None) -> bool:
-    """A typed YES, in any case ("yes" means yes too); anything else deletes nothing."""
-    return (answer or "").strip().casefold() == "yes"
+def _mcp(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    from ..serve.mcp import Http, serve      # the MCP SDK loads only for this command
+    http = Http(args.host, args.port, access_for(args, "glados memory mcp --http")) if args.http else None
+    serve(memory, config, user, verbose=bool(getattr(args, "verbose", False)), http=http,
+          say=lambda line: print(line, file=sys.stderr))
+    return 0
 
 
-def not_confirmed(answer: str | None) -> str:
-    """What is said when a deletion was not confirmed, and why."""
-    return "nothing deleted" if not (answer or "").strip() else f"nothing deleted: {answer.strip()!r} is not YES"
+def _context(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    m = config.memory
+    block = memory.block(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
+    if args.json:
+        print_json({"context": block.text, "notice": block.notice})
+        return 0
+    if block.text:
+        print(block.text)
+    else:
+        out.line(f"nothing known about {user!r} yet: the block is empty", "dim")
+    if block.notice:
+        print(f"glados: note: {block.notice}", file=sys.stderr)
+    return 0
+
+
+def _recall(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    index_backlog(memory, user, Out("stderr"))
+    found = memory.recall(user, " ".join(args.text), k=args.k, at=parse_time(args.at) if args.at else None)
+    if args.json:
+        print_json([asdict(r) for r in found])
+        return 0
+    for r in found:
+        out.line(recall_line(r))
+    if not found:
+        out.line(f"nothing in {user}'s memory relates to {' '.join(args.text)!r}")
+    return 0
+
+
+def _forget(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    if not _confirm_pinned(args, memory.would_forget(user, args.target), out):
+        return 1
+    for change in memory.forget(user, args.target):
+        out.line(describe(change))
+    return 0
+
+
+def _summaries(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    from memory import describe_changes
+    rows = memory.summaries(user)
+    if args.json:
+        print_json([asdict(r) for r in rows])
+        return 0
+    for row in rows:
+        changed = f" {describe_changes(row.since)}" if row.since else ""
+        out.line(f"[{when(row.created_at)} session {row.session}] {printable(row.text)}{changed}")
+    if not rows:
+        out.line(f"no summaries for {user!r} yet: one is written when a chat or voice session that told or asked "
+                 "her something ends")
+    return 0
+
+
+def _export(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    import json
+    text = json.dumps(memory.export(user), ensure_ascii=False, indent=2)
+    if args.output:
+        _write_private(args.output, text + "\n")
+        out.line(f"exported {user!r} to {args.output}")
+    else:
+        _print_export(text)
+    return 0
+
+
+def _import(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    import json
+    try:
+        data = json.loads(args.file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {(exc.strerror or str(exc)).lower()}") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{args.file} is not a memory export (not JSON text); pass a file made by "
+                         "'glados memory export'") from exc
+    owner = data.get("user") if isinstance(data, dict) else None
+    if owner and owner != user and not getattr(args, "user", None):
+        raise UsageError(f"{args.file} is an export of {owner!r}; import it with --user {owner}, "
+                         f"or --user NAME to copy it to someone else")
+    counts = memory.import_(user, data)
+    out.line(f"imported for {user!r}: {imported(counts)}" if any(counts.values()) else
+             f"nothing new for {user!r}: everything in {args.file} is already there")
+    return 0
 
 
 def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], out: Out) -> bool:
@@ -401,14 +328,7 @@ def _confirm_pinned(args: argparse.Namespace, rows: list[Fact], out: Out) -> boo
     return True
 
 
-def pin_lines(memory: Memory, user: str, target: str, on: bool) -> list[str]:
-    """`pin`/`unpin` (the CLI and the chat's /memory pin): what changed, one line each."""
-    changed = memory.pin(user, target) if on else memory.unpin(user, target)
-    word = "pinned" if on else "unpinned"
-    return [f"{word} {f.key}: {f.value}" for f in changed] or [f"nothing to change: already {word}"]
-
-
-def _list(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int:
+def _list(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
     facts = memory.facts(user, at=parse_time(args.at) if args.at else None, history=args.all)
     every = len(facts)
     if args.origin:
@@ -430,7 +350,7 @@ def _list(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int:
     return 0
 
 
-def _clear(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int:
+def _clear(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
     if not args.yes:
         if not sys.stdin.isatty():
             raise UsageError("refusing to clear without confirmation; add --yes")
@@ -440,3 +360,8 @@ def _clear(args: argparse.Namespace, memory: Memory, user: str, out: Out) -> int
             return 1
     out.line(cleared(memory.clear(user), user))
     return 0
+
+
+COMMANDS = {"observe": _observe, "list": _list, "pin": _pin, "unpin": _pin, "mcp": _mcp, "context": _context,
+            "recall": _recall, "index": _index, "forget": _forget, "clear": _clear, "summaries": _summaries,
+            "export": _export, "import": _import}
