@@ -168,7 +168,12 @@ class Proxy:
                 return Response(data, 200, media_type=media)
             await self.in_memory(self.failed, brain, noted)
             return self._unreachable(api, exc)
+        return self._relayed(upstream, brain, noted, session, reader, chat.stream)
 
+    def _relayed(self, upstream: httpx.Response, brain: Brain, noted: Noted | None, session: str,
+                 reader: formats.ReplyReader, stream: bool) -> StreamingResponse:
+        """Upstream's reply passed on as it comes; the exchange goes into memory once it is complete (or is
+        taken back when upstream answered with an error: nothing was answered)."""
         settled = False
 
         async def settle() -> None:
@@ -188,7 +193,7 @@ class Proxy:
             try:
                 async for chunk in chunks:
                     reader.feed(chunk)
-                    if chat.stream:
+                    if stream:
                         if reader.done:
                             await settle()
                         yield chunk

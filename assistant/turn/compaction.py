@@ -153,13 +153,7 @@ def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_to
         room -= request_tokens(prefix, tools)
     else:
         prefix, tools = None, None
-    sent, used = [], 0
-    for r in new:
-        used += estimate_tokens(" ".join(r.text.split())[:600]) + 4
-        if sent and used > room:
-            break
-        sent.append(r)
-    new = sent
+    new = _fitting(new, room)
     texts = {r.id: r.text for r in rows if r.role == "user"}
     lines = [f"[{r.id}] {' '.join(r.text.split())[:600]}" for r in new]
     current = previous.text if previous is not None else "(empty)"
@@ -175,13 +169,7 @@ def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_to
         log.warning("running note: %s; the user's own words are kept instead", exc)
         return absorb(previous, new, budget_tokens)
     try:
-        proposed = json.loads(reply)["lines"]
-        kept = []
-        for item in proposed:
-            text, ids = " ".join(str(item["text"]).split()), [int(i) for i in item["ids"]]
-            said = " ".join(texts.get(i, "") for i in ids) + " " + (previous.text if previous is not None else "")
-            if text and any(i in texts for i in ids) and grounded(text, said):
-                kept.append(text)
+        kept = _grounded_lines(reply, texts, previous)
     except (ValueError, KeyError, TypeError) as exc:
         log.warning("running note: the model's reply is not the note's JSON (%s); the user's own words are kept "
                     "instead", exc)
@@ -196,6 +184,29 @@ def rewrite(llm: LLM, previous: ModelNote | None, rows: list[Message], budget_to
         body.append(line)
         used += estimate_tokens(line)
     return ModelNote("\n".join(body), new[-1].id)
+
+
+def _fitting(new: list[Message], room: int) -> list[Message]:
+    """The oldest new messages that fit in `room` tokens (at least one); the rest wait for the next rewrite."""
+    sent, used = [], 0
+    for r in new:
+        used += estimate_tokens(" ".join(r.text.split())[:600]) + 4
+        if sent and used > room:
+            break
+        sent.append(r)
+    return sent
+
+
+def _grounded_lines(reply: str, texts: dict[int, str], previous: ModelNote | None) -> list[str]:
+    """The note's lines the model wrote that the user's messages they cite (or the previous note) ground; raises
+    ValueError, KeyError or TypeError for a reply that is not the note's JSON."""
+    kept = []
+    for item in json.loads(reply)["lines"]:
+        text, ids = " ".join(str(item["text"]).split()), [int(i) for i in item["ids"]]
+        said = " ".join(texts.get(i, "") for i in ids) + " " + (previous.text if previous is not None else "")
+        if text and any(i in texts for i in ids) and grounded(text, said):
+            kept.append(text)
+    return kept
 
 
 def absorb(previous: ModelNote | None, new: list[Message], budget_tokens: int) -> ModelNote:

@@ -296,30 +296,20 @@ class VoiceLoop:
         gate_s = min(waited, heard.checks_s)
         stt_s, end_of_speech_s = waited - gate_s, utterance.end_of_speech_s
         samples = utterance.samples
-        if match is not None and not request:
-            # Called by name alone: the request usually follows after a breath. Listen for it
-            # before answering, so her "yes?" never talks over it.
-            follow = self._listen_for(self.config.wake_pause_s)
-            if follow is not None:
-                samples = np.concatenate([utterance.samples, follow.samples])
-                listening = self.who.listen(samples) if self.who is not None else None
-                t_detected = time.perf_counter()
-                more = self.stt.transcribe(follow, hotwords=phrase)
-                again = self.wake.match(more.text, phrase)
-                request = again.request if again is not None else more.text.strip()
-                stt_s, gate_s, end_of_speech_s = more.stt_s, 0.0, follow.end_of_speech_s
+        # Called by name alone: the request usually follows after a breath. Listen for it
+        # before answering, so her "yes?" never talks over it.
+        follow = self._listen_for(self.config.wake_pause_s) if match is not None and not request else None
+        if follow is not None:
+            samples = np.concatenate([utterance.samples, follow.samples])
+            listening = self.who.listen(samples) if self.who is not None else None
+            t_detected = time.perf_counter()
+            request, stt_s = self._request_in(follow, phrase)
+            gate_s, end_of_speech_s = 0.0, follow.end_of_speech_s
         self.stats.heard.append(request)
         if follow_up:
             self.stats.follow_ups.append(request)
         self.show(Shown(State.FOLLOW_UP if follow_up else State.HEARD, request))
-        brain, voice, line = self.brain, None, None
-        if self.who is not None and listening is not None:
-            voice = self.who.decide(listening, len(samples) / RATE, self.voice if in_window else None)
-            self._show_voice(voice)
-            said = self.who.intercept(request, voice, samples) if request else None
-            if said is not None:
-                line, voice = said.line, said.voice
-            brain = self.who.brain(voice)
+        brain, voice, line = self._whose(listening, samples, request, in_window)
         timings = TurnTimings(end_of_speech=end_of_speech_s, stt=stt_s, gate=gate_s)
         mouth = Mouth(self, t_detected, timings)
         brain.stats.timings = {}
@@ -341,6 +331,26 @@ class VoiceLoop:
             self.voice = voice
             self.stats.voices.append(voice.user)
         self.show(Shown(State.TIMINGS, timings.line()))
+
+    def _whose(self, listening: Future | None, samples: np.ndarray, request: str, in_window: bool
+               ) -> tuple[Brain, Voice | None, str | None]:
+        """Whose voice it is (when voices are told apart): the brain that answers, the voice, and a line of hers
+        that answers instead (an enrolment's step, say); the loop's own brain and no voice otherwise."""
+        if self.who is None or listening is None:
+            return self.brain, None, None
+        voice = self.who.decide(listening, len(samples) / RATE, self.voice if in_window else None)
+        self._show_voice(voice)
+        said = self.who.intercept(request, voice, samples) if request else None
+        line = None
+        if said is not None:
+            line, voice = said.line, said.voice
+        return self.who.brain(voice), voice, line
+
+    def _request_in(self, follow: Utterance, phrase: str) -> tuple[str, float]:
+        """The request said after her name alone, and the seconds its transcription took."""
+        more = self.stt.transcribe(follow, hotwords=phrase)
+        again = self.wake.match(more.text, phrase)
+        return (again.request if again is not None else more.text.strip()), more.stt_s
 
     def _show_voice(self, voice: Voice) -> None:
         """Whose turn, when it changes; an unknown voice said once per exchange."""

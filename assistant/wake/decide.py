@@ -204,24 +204,9 @@ def _decide(ev: Evidence, p: Policy, rest: bool) -> Decision:
         named = _ask(ev, "named").named
         if match is None and look_again and named is not None and named.margin >= -p.name_check:
             match, by = named.match, "name check"
-    nobody_else: bool | None = None
-    lone: WakeMatch | None = None
-    if match is None and look_again and p.name_place > 0 and p.name_sure < 1 and sure(p.name_sure):
-        nobody_else = not _ask(ev, "elsewhere").elsewhere
-        placed = _ask(ev, "placed").placed if nobody_else else None
-        if placed is not None and placed.margin >= -p.name_place:
-            match, by = placed.match, "placed"
-        elif placed is not None and _alone(ev, p, sound()):
-            lone = placed.match     # a call on the model's word, unless the beam look below hears the words
-    if match is None and look_again and p.beam_look > 1 and p.name_sure < 1 and text and sure(p.name_sure):
-        if nobody_else is None:
-            nobody_else = not _ask(ev, "elsewhere").elsewhere
-        if nobody_else:
-            beam = _ask(ev, "beam")
-            if beam.beam is not None and beam.beam.score >= p.threshold and not beam.beam_invented:
-                match, by = beam.beam, "beam"
-    if match is None and lone is not None:
-        match, by = lone, "alone"
+    if match is None and look_again and (p.name_place > 0 or (p.beam_look > 1 and text)) and p.name_sure < 1 \
+            and sure(p.name_sure):
+        match, by = _by_sound(ev, p, sound())
     if rest:
         passed = match is not None and not vetoed and (p.name_check <= 0 or (named is not None and named.margin >= -p.name_check))
         return Decision("call", match.request, match.score, by) if passed else Decision("not")
@@ -229,6 +214,29 @@ def _decide(ev: Evidence, p: Policy, rest: bool) -> Decision:
         return Decision("call", match.request, match.score, by)
     after = _after_pauses(ev, p) if look_again and p.pause_look_s > 0 else None
     return after or Decision("someone_else" if vetoed else "not")
+
+
+def _by_sound(ev: Evidence, p: Policy, sound: Sounded | None) -> tuple[WakeMatch | None, str | None]:
+    """With the name model sure of her name and the words' checks finding no call: her name placed in the
+    transcript where no one else is named, a wider beam's transcript that holds it, or the placed call on the
+    name model's word alone (_alone). (None, None): still no call."""
+    nobody_else: bool | None = None
+    lone: WakeMatch | None = None
+    if p.name_place > 0:
+        nobody_else = not _ask(ev, "elsewhere").elsewhere
+        placed = _ask(ev, "placed").placed if nobody_else else None
+        if placed is not None and placed.margin >= -p.name_place:
+            return placed.match, "placed"
+        if placed is not None and _alone(ev, p, sound):
+            lone = placed.match     # a call on the model's word, unless the beam look below hears the words
+    if p.beam_look > 1 and ev.text:
+        if nobody_else is None:
+            nobody_else = not _ask(ev, "elsewhere").elsewhere
+        if nobody_else:
+            beam = _ask(ev, "beam")
+            if beam.beam is not None and beam.beam.score >= p.threshold and not beam.beam_invented:
+                return beam.beam, "beam"
+    return (lone, "alone") if lone is not None else (None, None)
 
 
 def _alone(ev: Evidence, p: Policy, sound: Sounded) -> bool:
