@@ -19,14 +19,14 @@ _WHERE = {
     **dict.fromkeys(("FORGOTTEN", "MULTI_VALUED", "SINGLE_VALUED", "Fact", "FactChange", "StaysPinned",
                      "UnknownKey"), "facts"),
     "KINDS": "kinds",
-    **dict.fromkeys(("Change", "Command", "CommandKind", "Op", "Parsed", "Target"), "intent"),
+    **dict.fromkeys(("Change", "Command", "Parsed"), "intent"),
     "PROPOSAL_SCHEMA": "proposals:SCHEMA",
     **dict.fromkeys(("BadProposals", "Proposal", "Verdict", "parse_proposals"), "proposals"),
-    **dict.fromkeys(("STOPWORDS", "asks"), "recall"), "estimate_tokens": "messages",
+    "asks": "recall", "estimate_tokens": "messages",
     "content_words": "recall:terms",
     "RecallSettings": "settings",
     **dict.fromkeys(("Message", "Recalled", "Session", "Summary", "Voiceprint"), "records"),
-    "Changes": "since", "Since": "records", "describe_changes": "since:describe", "is_secret": "since",
+    "Since": "records", "describe_changes": "since:describe", "is_secret": "since",
     **dict.fromkeys(("clean", "printable", "to_them", "to_you"), "text"),
     **dict.fromkeys(("CorruptDatabase", "MemoryStoreError", "NoMemoryYet", "ReadOnlyDatabase", "UnusablePath"),
                     "store"),
@@ -42,13 +42,13 @@ if TYPE_CHECKING:
     from .dates import resolve as resolve_dates, say_day
     from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
     from .kinds import KINDS
-    from .intent import Change, Command, CommandKind, Op, Parsed, Target
+    from .intent import Change, Command, Parsed
     from .proposals import SCHEMA as PROPOSAL_SCHEMA, BadProposals, Proposal, Verdict, parse_proposals
     from .messages import estimate_tokens
-    from .recall import STOPWORDS, asks, terms as content_words
+    from .recall import asks, terms as content_words
     from .settings import RecallSettings
     from .records import Message, Recalled, Session, Since, Summary, Voiceprint
-    from .since import Changes, describe as describe_changes, is_secret
+    from .since import describe as describe_changes, is_secret
     from .text import clean, printable, to_them, to_you
     from .store import CorruptDatabase, MemoryStoreError, NoMemoryYet, ReadOnlyDatabase, UnusablePath
     from .parsing import from_third_person, mine, parse
@@ -78,10 +78,10 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Ambiguous", "asks", "BadImport", "BadProposals", "Block", "Change", "Changes", "Command", "CommandKind", "CorruptDatabase", "Erased", "FORGOTTEN", "Fact",
+    "Ambiguous", "asks", "BadImport", "BadProposals", "Block", "Change", "Command", "CorruptDatabase", "Erased", "FORGOTTEN", "Fact",
     "FactChange", "KINDS", "MULTI_VALUED", "Memory", "MemoryStoreError", "Message", "NoMemoryYet", "NotFound",
-    "Observation", "Op", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
-    "SINGLE_VALUED", "STOPWORDS", "Session", "Since", "StaysPinned", "Summary", "Target", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
+    "Observation", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
+    "SINGLE_VALUED", "Session", "Since", "StaysPinned", "Summary", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
     "bearing", "build_system_prompt", "clean", "hide", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "is_secret", "iso", "mine", "new_session_id",
     "from_third_person", "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
 ]

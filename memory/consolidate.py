@@ -16,7 +16,7 @@ import regex as re
 from . import facts as F
 from .lexicon import (
     DIETS, F as FLAGS, HYPOTHETICAL, IF_ANYWHERE, LANGUAGES, NOT_PLACES, PETS, QUESTION, SENTENCE_SPLIT,
-    as_name, as_number, as_occupation, as_place, clauses, match_start, strip_lead,
+    as_name, as_number, as_occupation, as_place, clauses, is_question, strip_lead,
 )
 from .proposals import MAX_VALUE_WORDS, Outcome, Proposal
 from .records import Message
@@ -292,10 +292,6 @@ def judge(proposal: Proposal, message: Message | None, current: list[F.Fact]) ->
     return "stored", "grounded in the user's words"
 
 
-def _question(text: str) -> bool:
-    return text.rstrip().endswith("?") or match_start(QUESTION, strip_lead(text.strip())) is not None
-
-
 def judge_note(value: str, message: Message) -> tuple[Outcome, str]:
     """A note a model wants stored: only the user's own words, from a message that asked for them to be kept."""
     if not content_words(value) or len(value) > 500:
@@ -305,7 +301,7 @@ def judge_note(value: str, message: Message) -> tuple[Outcome, str]:
     if not ASKED_TO_KEEP.search(message.text):
         return "rejected", "the user did not ask for anything to be remembered"
     from .parsing import parse      # the rules are loaded already; imported here, parsing never imports this
-    if _question(value) or (_question(message.text) and parse(message.text).command is None):
+    if is_question(value) or (is_question(message.text) and parse(message.text).command is None):
         return "rejected", "a question is not a note"    # "do you remember who was the first man on the moon?"
     missing = ungrounded(value, message.text)
     exact = [w for w in missing if any(c.isdigit() for c in w)]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import facts as F
+from .lexicon import is_question
 from .recall import fts_query, terms
 
 # table -> how a user's content leaves it
@@ -112,14 +113,7 @@ def erase_topic(db: sqlite3.Connection, user: str, topic: Topic) -> list[F.FactC
     F.delete_exchanges(db, user, {i for i, _ in left})
     # A question about the topic goes too (her answer to it says the topic back), but it is no memory of
     # the user's: the reply names only what she had been told.
-    return done + [F.FactChange("forgotten", "message", text) for _, text in left if not asks(text)]
-
-
-def asks(text: str) -> bool:
-    """Whether a message is a question ("what's my locker code?"), not something the user told."""
-    from .lexicon import QUESTION, match_start, normalise, strip_lead
-    said = normalise(text)
-    return said.rstrip().endswith("?") or bool(match_start(QUESTION, strip_lead(said)))
+    return done + [F.FactChange("forgotten", "message", text) for _, text in left if not is_question(text)]
 
 
 @dataclass(frozen=True)

@@ -416,3 +416,9 @@ def strip_lead(clause: str) -> str:
     lead = match_start(LEAD_RE, clause)
     return clause[lead.end():] if lead else clause
 
+
+def is_question(text: str) -> bool:
+    """Whether a message asks ("what's my locker code?", "do you remember who was first on the moon"): by its
+    question mark, or by its first word after a lead-in. The one test forgetting and a model's notes share."""
+    said = normalise(text)
+    return said.rstrip().endswith("?") or bool(match_start(QUESTION, strip_lead(said)))
