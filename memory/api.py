@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .embed import Embedder
     from .erase import Sink
     from .proposals import Proposal, Verdict
-    from .records import Recalled, Summary, Voiceprint
+    from .records import Event, Recalled, Summary, Voiceprint
 
 class TooLong(MemoryStoreError):
     """A message longer than the memory keeps (`max_message_chars`); nothing of it was stored."""
@@ -62,7 +62,8 @@ class Memory:
         self.meaning = Meaning(embedder)
         self.views = Views(self.db, lambda: self.clock(), recall_settings, max_value_chars)
         self.retriever = Retriever(self.db, self.views, self.meaning, recall_settings, self.now, her_names)
-        self.forgetting = Forgetting(self.db, self.retriever)
+        self.on_erase: "Sink | None" = None    # told what each erasure took (the assistant scrubs its log with it)
+        self.forgetting = Forgetting(self.db, self.retriever, self.now, lambda: self.on_erase)
 
     def close(self) -> None:
         self.db.close()
@@ -76,7 +77,6 @@ class Memory:
     def now(self) -> str:
         return iso(self.clock())
 
-    # -- writing -------------------------------------------------------------------------
     def observe(self, user: str, text: str, session: str | None = None, tool: bool = False) -> Observation:
         """Log one user utterance and apply every fact it states, in one transaction (TooLong: nothing stored).
         `tool`: a model's storing tool wrote it: read in the third person too, never a command (ingest.observe)."""
@@ -94,8 +94,7 @@ class Memory:
 
     def remember_for_model(self, user: str, session: str, key: str, value: str, model: str,
                            message_id: int | None = None) -> Verdict:
-        """A fact a model wants stored through a tool: stored (as the model's, never pinned) only when one of the
-        user's messages of this session grounds it, `message_id` tried first (ingest.remember_for_model)."""
+        """A fact a model wants stored by a tool: stored only when the user's words ground it (ingest)."""
         return I.remember_for_model(self.db, user, session, key, value, model, self.now(), message_id)
 
     def log(self, user: str, session: str, role: str, text: str, tokens: int | None = None,
@@ -116,8 +115,7 @@ class Memory:
             F.set_importance(self.db, user, fact_ids, importance, source)
 
     def withdraw(self, user: str, message_id: int) -> bool:
-        """Take back a message never answered (a proxy's request failed upstream): it leaves the log, its index
-        entries and vector; the facts read from it stay. False when it was not there."""
+        """Take back a message never answered (a proxy's request failed upstream); its facts stay. False: not there."""
         with transaction(self.db):
             return M.withdraw(self.db, user, message_id)
 
@@ -133,11 +131,26 @@ class Memory:
         with transaction(self.db):
             return F.assert_fact(self.db, user, key, value[:1000], self.now(), source, message_id)
 
+    def correct(self, user: str, target: str, value: str) -> list[F.FactChange]:
+        """The user's correction of one current fact (id prefix, or a key holding one value); history keeps both."""
+        value = clean(value).strip()
+        if not value:
+            raise ValueError("a fact needs a non-empty value")
+        with transaction(self.db):
+            rows = F.pick(self.db, user, target)
+            if len(rows) > 1:
+                raise Ambiguous(f"{target!r} holds {len(rows)} values; give the id of the one to correct")
+            return F.correct(self.db, user, rows[0], value[:1000], self.now())
+
+    def timeline(self, user: str) -> list[Event]:
+        """What she learned, what replaced what and when, what was taken back or forgotten; newest first."""
+        from .timeline import timeline
+        return timeline(self.db, user)
+
     def add_summary(self, user: str, session: str, text: str) -> bool:
         with transaction(self.db):
             return S.add(self.db, user, session, clean(text), self.now())
 
-    # -- pinning and forgetting ----------------------------------------------------------
     def pin(self, user: str, target: str) -> list[F.Fact]:
         """Keep facts in the memory block whatever the cap, by the user's choice: by id prefix or key
         ("location"); the pin stays as the fact changes. Returns those newly pinned."""
@@ -165,28 +178,15 @@ class Memory:
         """Delete everything about one user: facts, history, messages, index entries, vectors, summaries."""
         return self.forgetting.clear(user)
 
-    @property
-    def on_erase(self) -> "Sink | None":
-        """Told what each erasure took, after it is done (the assistant scrubs its log file with it)."""
-        return self.forgetting.on_erase
-
-    @on_erase.setter
-    def on_erase(self, sink: "Sink | None") -> None:
-        self.forgetting.on_erase = sink
-
-    # -- reading -------------------------------------------------------------------------
     def facts(self, user: str, at: datetime | str | None = None, history: bool = False) -> list[F.Fact]:
         """Current facts; `at`: what was believed then; `history`: every row ever."""
-        if history:
-            return F.history(self.db, user)
-        if at is not None:
-            return F.believed_at(self.db, user, at if isinstance(at, str) else iso(at))
-        return F.current(self.db, user)
+        if history or at is None:
+            return F.history(self.db, user) if history else F.current(self.db, user)
+        return F.believed_at(self.db, user, at if isinstance(at, str) else iso(at))
 
     def block(self, user: str, max_facts: int = 10, max_summaries: int = 3, max_tokens: int = 400) -> Block:
-        """The memory block and, when the user's pins alone outgrow it, one line saying so (Block.notice).
-        Built again only when the user's facts or summaries changed (whichever process wrote) or a fact in it
-        expired."""
+        """The memory block, and a line when the user's pins alone outgrow it (Block.notice); kept until the
+        user's facts or summaries change (whichever process wrote) or a fact in it expires."""
         return self.views.block(user, max_facts, max_summaries, max_tokens)
 
     def load_context(self, user: str, max_facts: int = 10, max_summaries: int = 3, max_tokens: int = 400) -> str:
@@ -207,14 +207,17 @@ class Memory:
         return self.views.version(user)
 
     def changed_since(self, user: str, text: str, message_id: int | None = None) -> str:
-        """The mark beside a stored text for a model, of what it states that is no longer believed: '(changed since
-        6 December 2026: location "Bristol", not "Bath")', or "" (see since)."""
+        """The mark for a model beside a stored text of what it states that is no longer believed, or "" (since)."""
         from .since import describe
         return describe(self.views.changes(user).of(text, message_id))
 
     def summaries(self, user: str) -> list[Summary]:
         """The user's session summaries, oldest first, each with what it states that has changed since."""
         return self.views.summaries(user)
+
+    def users(self) -> list[str]:
+        """Everyone this file holds messages or facts of (a household's people)."""
+        return M.users(self.db)
 
     def sessions(self, user: str, newest_only: bool = False) -> list[Session]:
         """The user's sessions, oldest first (`newest_only`: the one they spoke in last, read cheaply)."""
@@ -225,7 +228,6 @@ class Memory:
         """The last `limit` messages of a session (None: all), oldest first."""
         return [Message.of(r) for r in M.session_messages(self.db, user, session, limit)]
 
-    # -- recall --------------------------------------------------------------------------
     def recall(self, user: str, text: str, k: int = 5, session: str | None = None,
                recent_window: int = 0, candidates: int | None = None, at: datetime | None = None
                ) -> list[Recalled]:
@@ -248,8 +250,7 @@ class Memory:
         return self.meaning.mode
 
     def prepare(self) -> str:
-        """Load the sentence model now (in another thread, say: a recall meanwhile waits for the one load), so the
-        first turn that recalls does not wait for it; returns recall_mode."""
+        """Load the sentence model now (a recall meanwhile waits for the one load); returns recall_mode."""
         return self.meaning.mode
 
     def embed(self, text: str):
@@ -271,7 +272,6 @@ class Memory:
         """Neighbour lists (crowding) for vectors stored without one, a bounded share or `everything`: (done, left)."""
         return self.meaning.fill_crowding(self.db, user, everything, progress)
 
-    # -- voiceprints (the speaker model lives in the assistant; the memory keeps the vectors) ---------
     def voiceprints(self) -> list[Voiceprint]:
         """Every enrolled voice in this file, by user."""
         return V.all_of(self.db)
@@ -291,7 +291,6 @@ class Memory:
         purge_leftovers(self.db)
         return gone
 
-    # -- export / import -----------------------------------------------------------------
     def export(self, user: str) -> dict:
         return portable.export(self.db, user, self.now())
 

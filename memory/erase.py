@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import facts as F
+from .messages import replies
 from .lexicon import is_question
 from .recall import fts_query, terms
 
@@ -29,15 +30,89 @@ STORES: dict[str, str] = {
     "summaries": "the sentences stating the value (in any saying of it, see since.sayings) are cut, and a summary "
                  "with none left is deleted; clearing a user deletes them",
     "voiceprints": "a person's voice (no words in it); clearing the user or `glados speakers forget` deletes it",
+    "forgettings": "when something was forgotten and its key, never the value (the page's timeline); clearing a "
+                   "user deletes them",
 }
+SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")    # a summary's sentences, each kept or cut whole
 NOT_USER_DATA = {"migrations", "sqlite_sequence"}
 
 
-def erase_facts(db: sqlite3.Connection, user: str, facts: list[F.Fact]) -> list[F.FactChange]:
+def erase_facts(db: sqlite3.Connection, user: str, facts: list[F.Fact], now: str) -> list[F.FactChange]:
     """Forget facts everywhere: their rows, the messages they came from, every copy of their values
     (messages, sources, notes, summaries), and so, by the triggers of store.py, the word index entries
-    and the vectors of every message deleted or redacted."""
-    return F.forget(db, user, facts)
+    and the vectors of every message deleted or redacted. What was forgotten is noted by key and time."""
+    done = forget_rows(db, user, facts)
+    _noted(db, user, done, now)
+    return done
+
+
+def _noted(db: sqlite3.Connection, user: str, done: list[F.FactChange], now: str) -> None:
+    db.executemany("INSERT INTO forgettings (user, key, at) VALUES (?, ?, ?)",
+                   [(user, c.key, now) for c in done if c.kind == "forgotten"])
+
+
+def forget_rows(db: sqlite3.Connection, user: str, facts: list[F.Fact]) -> list[F.FactChange]:
+    """Delete the rows, the messages they came from, and every other copy of their values."""
+    if not facts:
+        return []
+    ids = [f.id for f in facts]
+    db.executemany("DELETE FROM facts WHERE id = ? AND user = ?", [(i, user) for i in ids])
+    kept_sources = {r[0] for r in db.execute(
+        "SELECT source_message_id FROM facts WHERE user = ? AND source_message_id IS NOT NULL", (user,))}
+    sources = {f.source_message_id for f in facts if f.source_message_id} - kept_sources
+    delete_exchanges(db, user, sources)
+    for key, value in {(f.key, f.value) for f in facts}:
+        redact(db, user, key, value)
+    seen, out = set(), []
+    for f in facts:
+        if (f.key, F.norm(f.value)) not in seen:
+            seen.add((f.key, F.norm(f.value)))
+            out.append(F.FactChange("forgotten", f.key, f.value, fact_id=f.id))
+    return out
+
+
+def delete_exchanges(db: sqlite3.Connection, user: str, ids: set[int]) -> None:
+    """Delete the user's messages `ids` and her reply to each (the next message of its session,
+    when it is hers): a reply says back what it answered, in words redaction cannot find."""
+    answers = {reply_id for reply_id, _ in replies(db, user, ids).values()}
+    db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in ids | answers])
+
+
+def redact(db: sqlite3.Connection, user: str, key: str, value: str) -> None:
+    """Replace the value, in every way it is said back (since.sayings) and, for a remembered sentence,
+    its numbers (a code), in the user's messages, remaining fact sources and summaries. A note that
+    quoted it goes; a summary loses the sentences that stated it, and goes when none is left."""
+    from .since import found_by, secrets
+    found = found_by(key, value)
+    if not found:
+        return
+    # a cheap filter first: the value's longest word, or a number of it, somewhere in the text
+    hints = {max(value.split(), key=len).strip(".,!?;:'\"").rstrip("s") or value} | set(secrets(key, value))
+    where = " OR ".join(["{column} LIKE ?"] * len(hints))
+    for table, column in (("messages", "text"), ("facts", "source"), ("facts", "value"), ("summaries", "text")):
+        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE user = ? AND ({where.format(column=column)})",
+                          (user, *(f"%{h}%" for h in hints))).fetchall()
+        for row_id, text in rows:
+            new = text
+            for p in found:
+                new = p.sub(F.FORGOTTEN, new)
+            if new == text:
+                continue
+            if table == "facts" and column == "value":
+                db.execute("DELETE FROM facts WHERE id = ?", (row_id,))  # a note that quoted it
+            elif table == "summaries":
+                _cut_summary(db, row_id, new)
+            else:
+                db.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (new, row_id))
+
+
+def _cut_summary(db: sqlite3.Connection, summary_id: int, redacted: str) -> None:
+    """A summary keeps the sentences that did not state a forgotten value; with none left, it goes."""
+    kept = [s for s in SENTENCE.findall(redacted) if F.FORGOTTEN not in s and s.strip()]
+    if kept:
+        db.execute("UPDATE summaries SET text = ? WHERE id = ?", (" ".join(s.strip() for s in kept), summary_id))
+    else:
+        db.execute("DELETE FROM summaries WHERE id = ?", (summary_id,))
 
 
 def targets(db: sqlite3.Connection, user: str, target: str) -> list[F.Fact]:
@@ -74,7 +149,7 @@ def erase_user(db: sqlite3.Connection, user: str) -> dict[str, int]:
     """Everything about one user, from every store."""
     counts = {table: db.execute(f"DELETE FROM {table} WHERE user = ?", (user,)).rowcount
               for table in ("facts", "message_vectors", "messages", "summaries", "voiceprints")}
-    for table in ("vector_counts", "block_changes"):     # after the rows whose triggers keep them
+    for table in ("vector_counts", "block_changes", "forgettings"):     # after the rows whose triggers keep them
         db.execute(f"DELETE FROM {table} WHERE user = ?", (user,))
     return counts
 
@@ -104,16 +179,18 @@ def about(db: sqlite3.Connection, user: str, phrase: str, spare: int | None = No
     return Topic(notes, messages)
 
 
-def erase_topic(db: sqlite3.Connection, user: str, topic: Topic) -> list[F.FactChange]:
+def erase_topic(db: sqlite3.Connection, user: str, topic: Topic, now: str) -> list[F.FactChange]:
     """Forget a topic's notes (everywhere, as erase_facts) and delete its messages; the changes name the notes
     and the messages that told something."""
-    done = erase_facts(db, user, [f for n in topic.notes for f in F.find_for_forget(db, user, "note", n.value)])
+    done = erase_facts(db, user, [f for n in topic.notes for f in F.find_for_forget(db, user, "note", n.value)], now)
     left = [(i, text) for i, text in topic.messages
             if db.execute("SELECT 1 FROM messages WHERE id = ?", (i,)).fetchone()]
-    F.delete_exchanges(db, user, {i for i, _ in left})
+    delete_exchanges(db, user, {i for i, _ in left})
     # A question about the topic goes too (her answer to it says the topic back), but it is no memory of
     # the user's: the reply names only what she had been told.
-    return done + [F.FactChange("forgotten", "message", text) for _, text in left if not is_question(text)]
+    told = [F.FactChange("forgotten", "message", text) for _, text in left if not is_question(text)]
+    _noted(db, user, told, now)
+    return done + told
 
 
 @dataclass(frozen=True)

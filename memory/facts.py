@@ -13,7 +13,6 @@ from typing import Iterable, Literal
 import re   # the standard module: storage loads fast; the rules use `regex`
 from functools import cache
 
-from .messages import replies
 from .store import MemoryStoreError
 from .text import norm, titled
 
@@ -30,7 +29,6 @@ MEDICAL = (  # compiled on first use (see _medical)
     r"doctor|cholesterol|kidney|liver|cancer|chemo\w*|disorder|syndrome|disease)\b")
 KEY_SHAPE = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 FORGOTTEN = "[forgotten]"
-SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 
 
 Origin = Literal["user", "model"]
@@ -316,6 +314,21 @@ def retract(db: sqlite3.Connection, user: str, key: str, value: str | None, now:
     return out
 
 
+CORRECTED = "corrected by you"     # the source of a value the user set by hand (the memory page)
+
+
+def correct(db: sqlite3.Connection, user: str, fact: Fact, value: str, now: str) -> list[FactChange]:
+    """The user's own correction of one current fact (the memory page): the old row is superseded and the new
+    value, its source CORRECTED, begins that moment, pinned as the old one was; history keeps both. A value the
+    key holds already only ends the old row."""
+    _close(db, fact.id, now, "superseded")
+    if any(norm(f.value) == norm(value) for f in current(db, user, fact.key)):
+        return [FactChange("retracted", fact.key, fact.value, fact_id=fact.id)]
+    fact_id = insert(db, user, fact.key, value, CORRECTED, None, asserted_at=now, valid_from=now,
+                     user_pinned=fact.user_pinned)
+    return [FactChange("superseded", fact.key, value, old_value=fact.value, fact_id=fact_id)]
+
+
 def find_for_forget(db: sqlite3.Connection, user: str, key: str | None, value: str | None) -> list[Fact]:
     """Every row, current or past, that a forget of (key, value) covers: all versions of a value.
     With no key only exact values are taken, so "forget red" spares "red wine"."""
@@ -328,67 +341,3 @@ def find_for_forget(db: sqlite3.Connection, user: str, key: str | None, value: s
         chosen = []
     pairs = {(f.key, norm(f.value)) for f in chosen}
     return [f for f in rows if (f.key, norm(f.value)) in pairs]
-
-
-def forget(db: sqlite3.Connection, user: str, facts: list[Fact]) -> list[FactChange]:
-    """Delete the rows, the messages they came from, and every other copy of their values."""
-    if not facts:
-        return []
-    ids = [f.id for f in facts]
-    db.executemany("DELETE FROM facts WHERE id = ? AND user = ?", [(i, user) for i in ids])
-    kept_sources = {r[0] for r in db.execute(
-        "SELECT source_message_id FROM facts WHERE user = ? AND source_message_id IS NOT NULL", (user,))}
-    sources = {f.source_message_id for f in facts if f.source_message_id} - kept_sources
-    delete_exchanges(db, user, sources)
-    for key, value in {(f.key, f.value) for f in facts}:
-        redact(db, user, key, value)
-    seen, out = set(), []
-    for f in facts:
-        if (f.key, norm(f.value)) not in seen:
-            seen.add((f.key, norm(f.value)))
-            out.append(FactChange("forgotten", f.key, f.value, fact_id=f.id))
-    return out
-
-
-def delete_exchanges(db: sqlite3.Connection, user: str, ids: set[int]) -> None:
-    """Delete the user's messages `ids` and her reply to each (the next message of its session,
-    when it is hers): a reply says back what it answered, in words redaction cannot find."""
-    answers = {reply_id for reply_id, _ in replies(db, user, ids).values()}
-    db.executemany("DELETE FROM messages WHERE id = ? AND user = ?", [(i, user) for i in ids | answers])
-
-
-def redact(db: sqlite3.Connection, user: str, key: str, value: str) -> None:
-    """Replace the value, in every way it is said back (since.sayings) and, for a remembered sentence,
-    its numbers (a code), in the user's messages, remaining fact sources and summaries. A note that
-    quoted it goes; a summary loses the sentences that stated it, and goes when none is left."""
-    from .since import found_by, secrets
-    found = found_by(key, value)
-    if not found:
-        return
-    # a cheap filter first: the value's longest word, or a number of it, somewhere in the text
-    hints = {max(value.split(), key=len).strip(".,!?;:'\"").rstrip("s") or value} | set(secrets(key, value))
-    where = " OR ".join(["{column} LIKE ?"] * len(hints))
-    for table, column in (("messages", "text"), ("facts", "source"), ("facts", "value"), ("summaries", "text")):
-        rows = db.execute(f"SELECT id, {column} FROM {table} WHERE user = ? AND ({where.format(column=column)})",
-                          (user, *(f"%{h}%" for h in hints))).fetchall()
-        for row_id, text in rows:
-            new = text
-            for p in found:
-                new = p.sub(FORGOTTEN, new)
-            if new == text:
-                continue
-            if table == "facts" and column == "value":
-                db.execute("DELETE FROM facts WHERE id = ?", (row_id,))  # a note that quoted it
-            elif table == "summaries":
-                _cut_summary(db, row_id, new)
-            else:
-                db.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (new, row_id))
-
-
-def _cut_summary(db: sqlite3.Connection, summary_id: int, redacted: str) -> None:
-    """A summary keeps the sentences that did not state a forgotten value; with none left, it goes."""
-    kept = [s for s in SENTENCE.findall(redacted) if FORGOTTEN not in s and s.strip()]
-    if kept:
-        db.execute("UPDATE summaries SET text = ? WHERE id = ?", (" ".join(s.strip() for s in kept), summary_id))
-    else:
-        db.execute("DELETE FROM summaries WHERE id = ?", (summary_id,))

@@ -87,11 +87,11 @@ def apply(db: sqlite3.Connection, user: str, change: Change, source: str, messag
     if change.op == "forget":
         rows = F.find_for_forget(db, user, change.key, change.value)
         if rows or change.key not in (None, "note") or not change.value:
-            return E.erase_facts(db, user, rows)
+            return E.erase_facts(db, user, rows, now)
         topic = E.about(db, user, change.value, spare=message_id)
         if len(topic.notes) > 1:      # "forget my code": the locker's or the door's? Ask.
             return [F.FactChange("ambiguous", n.key, n.value, fact_id=n.id) for n in topic.notes]
-        return E.erase_topic(db, user, topic)
+        return E.erase_topic(db, user, topic, now)
     if change.op == "correct" and change.value:
         return _correct(db, user, change, source, message_id, now, session)
     return []

@@ -130,3 +130,8 @@ def sessions(db: sqlite3.Connection, user: str, newest_only: bool = False) -> li
     return db.execute(
         "SELECT session, MIN(created_at) AS started, MAX(created_at) AS ended, COUNT(*) AS messages "
         "FROM messages WHERE user = ? GROUP BY session ORDER BY MIN(id)", (user,)).fetchall()
+
+
+def users(db: sqlite3.Connection) -> list[str]:
+    """Everyone this file holds messages or facts of, by name."""
+    return [r[0] for r in db.execute("SELECT user FROM messages UNION SELECT user FROM facts ORDER BY 1")]

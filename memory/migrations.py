@@ -294,6 +294,18 @@ _M015_STATE_SAID_IN_PASSING = """
 UPDATE messages SET kind = 'other' WHERE kind = 'state' AND length(text) > 200;
 """
 
+_M016_FORGETTINGS = """
+-- When something was forgotten, and the key it was under; never the value (the memory page's timeline says
+-- "forgotten" there). Cleared with the user.
+CREATE TABLE forgettings (
+    id INTEGER PRIMARY KEY,
+    user TEXT NOT NULL,
+    key TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX forgettings_user ON forgettings(user, at);
+"""
+
 # Ordered; each runs once, in its own transaction, and is recorded in `migrations`.
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_core", _M001_CORE),
@@ -311,4 +323,5 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("013_summary_cut", _M013_SUMMARY_CUT),
     ("014_importance", _M014_IMPORTANCE),
     ("015_state_said_in_passing", _M015_STATE_SAID_IN_PASSING),
+    ("016_forgettings", _M016_FORGETTINGS),
 ]

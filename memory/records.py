@@ -40,6 +40,19 @@ class Session:
 
 
 @dataclass(frozen=True)
+class Event:
+    """One change in what she believes about the user, for a timeline: a value learned (or replacing `old`),
+    taken back, corrected by the user, or forgotten (`value` None: a forgotten value is never shown)."""
+    at: str
+    what: Literal["learned", "replaced", "corrected", "retracted", "forgotten"]
+    key: str
+    value: str | None = None
+    old: str | None = None
+    by: str = "you"           # who stored it: "you", or "model (llama3.2)"
+    source: str = ""          # the sentence it came from
+
+
+@dataclass(frozen=True)
 class Summary:
     """A session's summary as written; `since`: the values it states that are no longer believed (see since)."""
     session: str

@@ -4,7 +4,7 @@ no longer believed, and says so beside it: "(since 5 December 2026: diet "pescat
 
 A text states a fact when it is the fact's source message, or when it holds the value in one of the
 ways it is said back (`sayings`: "my locker code is 4512" is "your locker code is 4512" in her reply
-and "their locker code is 4512" in a summary). Forgetting finds copies the same way (facts.redact).
+and "their locker code is 4512" in a summary). Forgetting finds copies the same way (erase.redact).
 """
 from __future__ import annotations
 

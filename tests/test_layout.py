@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 # Lower layers never import higher ones; a room may import its own layer's other rooms only as listed.
@@ -47,8 +49,8 @@ def _imports(name: str, path: Path) -> set[str]:
     return found
 
 
-def _graph() -> dict[str, set[str]]:
-    modules = _modules("assistant")
+def _graph(package: str = "assistant") -> dict[str, set[str]]:
+    modules = _modules(package)
     return {name: {m for m in _imports(name, path) if m in modules and m != name} for name, path in modules.items()}
 
 
@@ -83,8 +85,9 @@ def test_every_room_has_a_layer():
     assert {_room(m) for m in _modules("assistant")} - {""} <= set(LAYERS)
 
 
-def test_no_import_circles():
-    graph, state, cycles = _graph(), {}, []
+@pytest.mark.parametrize("package", ["assistant", "memory"])
+def test_no_import_circles(package):
+    graph, state, cycles = _graph(package), {}, []
 
     def visit(node: str, trail: list[str]) -> None:
         state[node] = "open"
@@ -99,3 +102,25 @@ def test_no_import_circles():
         if node not in state:
             visit(node, [])
     assert cycles == []
+
+
+# A vocabulary and the schema's migrations are long by nature; everything else is a room, not a hall.
+LONG_BY_NATURE = {"memory.lexicon", "memory.migrations"}
+
+
+def test_no_module_class_or_function_is_a_hall():
+    halls = []
+    for package in ("assistant", "memory"):
+        for name, path in _modules(package).items():
+            source = path.read_text()
+            if name not in LONG_BY_NATURE and len(source.splitlines()) > 400:
+                halls.append(f"module {name}: {len(source.splitlines())} lines")
+            for node in ast.walk(ast.parse(source)):
+                if not isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                size = (node.end_lineno or node.lineno) - node.lineno + 1
+                if isinstance(node, ast.ClassDef) and size > 300:
+                    halls.append(f"class {name}.{node.name}: {size} lines")
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and size > 60:
+                    halls.append(f"function {name}.{node.name}: {size} lines")
+    assert halls == []

@@ -194,6 +194,19 @@ def test_a_name_said_in_passing_fills_in_the_bare_kind(mem):
     assert pets_and_partner(mem) == {("pet", "dog named Max")}
 
 
+@pytest.mark.parametrize("text, kept", [
+    ("I'm an amateur auto racing enthusiast, and I've been tuning my car.", ("likes", "auto racing")),
+    ("I'm drawn to minimalist designs.", ("likes", "minimalist designs")),
+    ("These all sound intriguing! I love a good puzzle mystery.", ("likes", "good puzzle mystery")),
+])
+def test_a_taste_told_as_an_enthusiast_a_pull_or_a_kind_is_kept(text, kept):
+    assert kept in stored(text)
+
+
+def test_a_good_one_wanted_now_is_not_a_taste():
+    assert stored("I love a good book for the beach. Can you suggest one?") == set()
+
+
 def test_a_reason_given_in_passing_is_a_fact_and_a_favourite_set_apart_by_name_is_kept():
     assert ("likes", "seafood") in stored("I think I'll try the harbour place, since I love seafood.")
     assert ("age", "32") in stored("Since I'm 32 now, I feel like I should have a better sense of direction.")

@@ -16,7 +16,7 @@ from .memory_show import (CLEAR_QUESTION, LEGEND, PINNED_QUESTION, cleared, conf
                           imported, not_confirmed, pin_lines, plural, recall_line, when)
 from .out import Out
 
-WRITING = ("observe", "import", "mcp")
+WRITING = ("observe", "import", "mcp", "page")
 PINNING = ("pin", "unpin")    # the memory commands that may create the database file
 
 
@@ -64,6 +64,11 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     m.add_argument("--host", default="127.0.0.1", help="with --http: address to listen on (default 127.0.0.1)")
     m.add_argument("--port", type=int, default=8765, help="with --http: port (default 8765)")
     add_access_options(m)
+    pg = msub.add_parser("page", parents=[common], help="a local web page to see and correct what she remembers")
+    pg.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    pg.add_argument("--port", type=int, default=8766, help="port (default 8766)")
+    pg.add_argument("--household", action="store_true", help="everyone in this memory, each on a page of their own")
+    add_access_options(pg)
     for name, what in (("pin", "keep a fact in her memory block whatever the cap (id prefix or key)"),
                        ("unpin", "undo pin (allergies, diet and medical facts stay pinned)")):
         msub.add_parser(name, parents=[common], help=what).add_argument("target", metavar="ID_PREFIX_OR_KEY")
@@ -232,6 +237,13 @@ def _mcp(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: 
     return 0
 
 
+def _page(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
+    from ..serve.page import PageOptions, hosts_for, serve      # Starlette and Jinja2 load only for this command
+    options = PageOptions(user, args.household, access_for(args, "glados memory page"), hosts_for(args.host, args.port))
+    serve(memory, config, options, args.host, args.port, say=lambda line: print(line, file=sys.stderr))
+    return 0
+
+
 def _context(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
     m = config.memory
     block = memory.block(user, m.max_facts, m.max_summaries, min(m.context_tokens, config.budget.memory))
@@ -363,5 +375,5 @@ def _clear(args: argparse.Namespace, memory: Memory, user: str, out: Out, config
 
 
 COMMANDS = {"observe": _observe, "list": _list, "pin": _pin, "unpin": _pin, "mcp": _mcp, "context": _context,
-            "recall": _recall, "index": _index, "forget": _forget, "clear": _clear, "summaries": _summaries,
+            "recall": _recall, "index": _index, "page": _page, "forget": _forget, "clear": _clear, "summaries": _summaries,
             "export": _export, "import": _import}

@@ -60,6 +60,8 @@ def object_form(value: str) -> Object:
         return "hers"
     if CLAUSE_INSIDE.search(value):
         return "fragment"       # "bokeh effect I get", "the fact that I can watch shows"
+    if re.match(r"an?\s(?:really\s)?(?:good|great|nice)\s", value, flags=F):
+        return "definite"       # "a good mystery": the kind one loves, or (with a request beside it) one wanted now
     if re.match(r"an?\s", value, flags=F) or re.search(r"\b(?:something|anything|someone|somewhere)\b|"
                                                        r"\s(?:that|which|who) (?!is\b|are\b)\w+", value, flags=F):
         return "wish"           # "a durable material", "advice that can help me", "something widely read": one to get

@@ -164,6 +164,7 @@ def _dislikes(m):
 # "i like jazz and hiking", "i really love spicy food", "i'm a big fan of chess", "i'm into climbing"
 @rule(rf"i {INTENSIFIER}{LIKE_VERBS} (?P<v>.+)|{IM} {INTENSIFIER}(?:a (?:(?:big|huge|massive|great) )?fan of|"
       r"(?:really )?into|keen on|passionate about|obsessed with|crazy about|addicted to|(?:very |really )?interested in|"
+      r"(?:always |really )?drawn to|"
       r"a (?:(?:big|huge) )?(?:sucker|lover) (?:for|of)) (?P<w>.+)"
       r"|i (?:also )?(?:prefer|have a (?:soft spot|weakness|passion|thing) for) (?P<x>.+)"
       r"|my (?:(?:favou?rite|main|only|biggest) )?(?:hobby is|hobbies are|hobbies include|passion is|passions are) (?P<y>.+)")
@@ -212,9 +213,10 @@ def _loved(thing: str) -> str:
 
 
 # "i'm an avid reader", "i am a keen cyclist", "i'm a big animal lover", "i'm a huge music lover"
-@rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|passionate|enthusiastic|big|huge|massive|great|true|total|"
+@rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|enthusiastic|big|huge|massive|great|true|total|"
       r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2})\s*[.!]*$"
-      rf"|{IM} (?:(?:{NOW}|also) )*an? (?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)\s*[.!]*$")
+      rf"|{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|big|huge|true|lifelong) )*"
+      r"(?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)\s*[.!]*$")
 def _likes_agent(m):
     if m["w"]:
         return [Change("assert", "likes", _loved(m["w"]))]
