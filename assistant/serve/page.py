@@ -44,6 +44,7 @@ GROUPS = (("Health and safety", ("allergy", "diet", "medical")),
           ("Who you are", ("name", "location", "hometown", "employer", "job", "birthday", "age", "partner", "language")),
           ("What you like", ("likes", "dislikes", "pet")),
           ("Notes", ("note",)))
+SHOWN_FACTS = 50         # the newest facts of each kind
 SHOWN_EVENTS = 200       # the newest changes on the timeline
 SHOWN_SESSIONS = 30      # the newest conversations
 FOUND = 10               # search results
@@ -115,11 +116,11 @@ class Page:
         query = request.query_params.get("q", "").strip()[:500]
         everything = request.query_params.get("all") == "1"      # every change and every conversation
         view = PersonView(self.memory, user)
-        events = view.events()
-        shown = len(events) if everything else SHOWN_EVENTS
+        events, more_events = view.events(None if everything else SHOWN_EVENTS)
         html = TEMPLATES.get_template("person.html").render(
-            user=user, base=_path(user), csrf=self.csrf, household=self.options.household, groups=view.groups(),
-            events=events[:shown], more_events=max(0, len(events) - shown),
+            user=user, base=_path(user), csrf=self.csrf, household=self.options.household,
+            groups=view.groups(None if everything else SHOWN_FACTS),
+            events=events, more_events=more_events,
             sessions=view.sessions(None if everything else SHOWN_SESSIONS), more_sessions=view.more_sessions,
             query=query, found=view.search(query, self.config.memory.recall_candidates) if query else [],
             done=request.query_params.get("done", "")[:300], problem=request.query_params.get("problem", "")[:300])
@@ -188,6 +189,8 @@ def _unpin(memory: Memory, user: str, fact: Fact, value: str) -> str:
 
 
 def _correct(memory: Memory, user: str, fact: Fact, value: str) -> str:
+    if not value.strip():
+        raise ValueError(f"type the value {fact.key} should have, then press Correct")
     changed = memory.correct(user, fact.id, value)
     return f"corrected {fact.key}: {fact.value} -> {changed[-1].value}" if changed else "nothing to change"
 
@@ -202,24 +205,23 @@ class PersonView:
     def __init__(self, memory: Memory, user: str):
         self.memory, self.user = memory, user
         self.private = memory.private(user)
-        self._events: list[dict] | None = None
         self.more_sessions = 0
 
     def _shown(self, text: str) -> str:
         return hide(printable(text), self.private)
 
-    def groups(self) -> list[tuple[str, list[dict]]]:
-        facts = self.memory.facts(self.user)
+    def groups(self, limit: int | None) -> list[tuple[str, list[dict], int]]:
+        """The current facts by kind, each kind's newest first (at most `limit`), and how many more there are."""
+        facts = self.memory.facts(self.user)[::-1]
         out, placed = [], set()
-        for title, keys in GROUPS:
-            chosen = [f for f in facts if f.key in keys]
-            if title == "What you like":
-                chosen += [f for f in facts if f.key.startswith("favorite_")]
+        for title, keys in GROUPS + (("Other", ()),):
+            chosen = [f for f in facts if f.key in keys or (title == "What you like" and f.key.startswith("favorite_"))
+                      or (title == "Other" and f.id not in placed)]
             placed |= {f.id for f in chosen}
+            shown = chosen if limit is None else chosen[:limit]
             if chosen:
-                out.append((title, [self._fact(f) for f in chosen]))
-        rest = [self._fact(f) for f in facts if f.id not in placed]
-        return out + ([("Other", rest)] if rest else [])
+                out.append((title, [self._fact(f) for f in shown], len(chosen) - len(shown)))
+        return out
 
     def _fact(self, f: Fact) -> dict:
         return {"id": f.id, "key": f.key, "shown": self._shown(f.value), "pinned": f.pinned,
@@ -227,11 +229,12 @@ class PersonView:
                 "user_pinned": f.user_pinned, "source": self._shown(f.source)[:300], "since": _day(f.valid_from),
                 "by": f"a model ({f.origin_model})" if f.origin == "model" else "you"}
 
-    def events(self) -> list[dict]:
-        if self._events is None:
-            self._events = [{"when": _day(e.at, minutes=True), "by": e.by, "line": self._line(e)}
-                            for e in self.memory.timeline(self.user)]
-        return self._events
+    def events(self, limit: int | None) -> tuple[list[dict], int]:
+        """The newest changes (at most `limit`) and how many older ones there are."""
+        found = self.memory.timeline(self.user)
+        shown = found if limit is None else found[:limit]
+        return [{"when": _day(e.at, minutes=True), "by": e.by, "line": self._line(e)} for e in shown], \
+            len(found) - len(shown)
 
     def _line(self, e) -> str:
         value = self._shown(e.value or "")
