@@ -10,6 +10,9 @@ The turns are read at run time from `../shared/data/longmemeval/` (MIT; never co
 text, and hold the keys a careful assistant would keep from that one message, each value as the span of
 the turn's text that says it ([start, end], read at run time), or in the labeller's words where the turn
 implies it ("dog named Max" from "a leash for Max").
+Labels marked random2 / fired2 / cue2 are a second dev batch (2026-12-07), scored before any change made for
+it: 150 dev turns at random (seed 71), the 14 where the miner then fired, and 136 with a first-person cue ("I'm
+a", "I work", "I love", "my dog", ...) that no earlier label covered. Same rubric, labelled blind to the miner.
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
 as whole words). Dangerous: a stored identity or health fact that no label of that turn backs.
