@@ -94,9 +94,6 @@ class Page:
             return user
         return None
 
-    def _token_ok(self, form) -> bool:
-        return hmac.compare_digest(str(form.get("csrf", "")).encode(), self.csrf.encode())
-
     # -- pages ------------------------------------------------------------------------------
     async def home(self, request: Request) -> Response:
         if (refused := self._refused(request)) is not None:
@@ -127,26 +124,32 @@ class Page:
         return self._kept(request, _html(html))
 
     # -- actions ----------------------------------------------------------------------------
-    async def export(self, request: Request) -> Response:
+    async def _posted(self, request: Request) -> tuple[str, dict] | Response:
+        """The person a POST is about and its form, or the refusal: one from outside what the page serves, about
+        someone not on it, or without the page's CSRF token (a form another site made): nothing is done."""
         if (refused := self._refused(request)) is not None:
             return refused
         user = self._person(request)
         form = await request.form()
-        if user is None or not self._token_ok(form):
+        if user is None or not hmac.compare_digest(str(form.get("csrf", "")).encode(), self.csrf.encode()):
             return _text(403, "refused: this form did not come from the page (its token is missing or old); "
                               "nothing was changed")
+        return user, dict(form)
+
+    async def export(self, request: Request) -> Response:
+        posted = await self._posted(request)
+        if isinstance(posted, Response):
+            return posted
+        user, _ = posted
         data = json.dumps(self.memory.export(user), ensure_ascii=False, indent=2)
         return Response(data, 200, {**HEADERS, "content-disposition": f'attachment; filename="{quote(user)}.json"'},
                         media_type="application/json")
 
     async def act(self, request: Request) -> Response:
-        if (refused := self._refused(request)) is not None:
-            return refused
-        user = self._person(request)
-        form = await request.form()
-        if user is None or not self._token_ok(form):
-            return _text(403, "refused: this form did not come from the page (its token is missing or old); "
-                              "nothing was changed")
+        posted = await self._posted(request)
+        if isinstance(posted, Response):
+            return posted
+        user, form = posted
         action, fact_id = request.path_params["action"], request.path_params["fact_id"]
         fact = next((f for f in self.memory.facts(user) if f.id == fact_id), None)
         do = ACTIONS.get(action)
