@@ -116,6 +116,24 @@ def test_every_fact_change_and_summary_the_cli_shows_is_on_the_page(household):
     assert "4512" not in page and "(private)" in page           # a secret note's number is never on the page
 
 
+def test_telling_clearing_and_importing_from_the_page(household):
+    web = client(household)
+    token = csrf_of(web.get("/people/ada").text)
+    told = web.post("/people/ada/tell", data={"csrf": token, "text": "I work as a nurse"})
+    assert told.status_code == 303 and ("job", "nurse") in values(household)
+    assert "learned job: nurse" in web.get(told.headers["location"]).text
+    exported = web.post("/people/ada/export", data={"csrf": token})
+    assert exported.status_code == 200 and "attachment" in exported.headers["content-disposition"]
+    asked = web.post("/people/ada/clear", data={"csrf": token})
+    assert "Delete everything remembered about ada?" in asked.text and ("job", "nurse") in values(household)
+    cleared = web.post("/people/ada/clear", data={"csrf": token, "confirm": "yes"})
+    assert cleared.status_code == 303 and values(household) == set() and household.facts("bob")
+    back = web.post("/people/ada/import", data={"csrf": token}, files={"file": ("ada.json", exported.content)})
+    assert back.status_code == 303 and ("job", "nurse") in values(household) and "imported" in back.headers["location"]
+    wrong = web.post("/people/ada/import", data={"csrf": token}, files={"file": ("x.json", b"not json")})
+    assert "not+a+memory+export" in wrong.headers["location"]
+
+
 # -- in a real browser --------------------------------------------------------------------------
 CHROMIUM, DRIVER = shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver") or "/usr/bin/chromedriver"
 

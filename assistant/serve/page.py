@@ -64,6 +64,9 @@ def app(memory: Memory, config: Config, options: PageOptions) -> Starlette:
     page = Page(memory, config, options, csrf)
     routes = [Route("/", page.home), Route("/people/{user}", page.person),
               Route("/people/{user}/export", page.export, methods=["POST"]),
+              Route("/people/{user}/import", page.import_, methods=["POST"]),
+              Route("/people/{user}/tell", page.tell, methods=["POST"]),
+              Route("/people/{user}/clear", page.clear, methods=["POST"]),
               Route("/people/{user}/fact/{fact_id}/{action}", page.act, methods=["POST"])]
     return Starlette(routes=routes, exception_handlers={404: _not_found})
 
@@ -145,6 +148,57 @@ class Page:
         return Response(data, 200, {**HEADERS, "content-disposition": f'attachment; filename="{quote(user)}.json"'},
                         media_type="application/json")
 
+    async def import_(self, request: Request) -> Response:
+        """An export file added to this person (`glados memory import`): what is there already is not added again."""
+        posted = await self._posted(request)
+        if isinstance(posted, Response):
+            return posted
+        user, form = posted
+        upload = form.get("file")
+        try:
+            data = json.loads(await upload.read()) if upload is not None and hasattr(upload, "read") else None
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            data = None
+        if data is None:
+            return _back(user, problem="that file is not a memory export (choose a file made by Export)")
+        try:
+            counts = self.memory.import_(user, data)
+        except MemoryStoreError as exc:
+            return _back(user, problem=str(exc))
+        added = ", ".join(f"{n} {what}" for what, n in counts.items() if n) or "nothing new: it was all here"
+        return _back(user, done=f"imported: {added}")
+
+    async def tell(self, request: Request) -> Response:
+        """Words the person tells her here, taken in as if said in a chat (`glados memory observe`)."""
+        posted = await self._posted(request)
+        if isinstance(posted, Response):
+            return posted
+        user, form = posted
+        text = str(form.get("text", "")).strip()
+        if not text:
+            return _back(user, problem="type what she should know, then press Tell her")
+        try:
+            seen = self.memory.observe(user, text)
+        except MemoryStoreError as exc:
+            return _back(user, problem=str(exc))
+        learned = "; ".join(f"{c.key}: {c.value}" for c in seen.changes if c.kind in ("added", "superseded"))
+        return _back(user, done=f"she now knows {learned}" if learned else "kept your words; no fact in them")
+
+    async def clear(self, request: Request) -> Response:
+        """Everything about this person deleted (`glados memory clear`), after a second press that says so."""
+        posted = await self._posted(request)
+        if isinstance(posted, Response):
+            return posted
+        user, form = posted
+        if form.get("confirm") != "yes":
+            return _html(TEMPLATES.get_template("confirm.html").render(
+                title=f"Delete everything remembered about {user}?", csrf=self.csrf, action=str(request.url.path),
+                back=_path(user), why="Every fact, message, summary and voiceprint of theirs goes, and cannot come back.",
+                yes="Yes, delete everything"))
+        counts = self.memory.clear(user)
+        return _back(user, done=f"deleted {counts['facts']} facts, {counts['messages']} messages and "
+                                f"{counts['summaries']} summaries")
+
     async def act(self, request: Request) -> Response:
         posted = await self._posted(request)
         if isinstance(posted, Response):
@@ -157,8 +211,9 @@ class Page:
             return _back(user, problem="that fact has changed since the page was shown; here it is as it is now")
         if action == "forget" and fact.pinned and form.get("confirm") != "yes":
             return _html(TEMPLATES.get_template("confirm.html").render(
-                key=fact.key, value=printable(fact.value), csrf=self.csrf, action=str(request.url.path),
-                back=_path(user), why=("It keeps you safe." if fact.key in SAFETY else "You pinned it.")))
+                title=f"Forget {fact.key}: {printable(fact.value)}?", csrf=self.csrf, action=str(request.url.path),
+                back=_path(user), yes="Yes, forget it",
+                why=("It keeps you safe. " if fact.key in SAFETY else "You pinned it. ") + FORGETTING))
         try:
             said = do(self.memory, user, fact, str(form.get("value", "")))
         except (MemoryStoreError, StaysPinned, NotFound, ValueError) as exc:
@@ -174,6 +229,8 @@ class Page:
 
 
 SAFETY = ("allergy", "diet", "medical")
+FORGETTING = ("Forgetting deletes it everywhere: the fact, its history, the messages it came from and every copy "
+              "of it.")
 
 
 def _forget(memory: Memory, user: str, fact: Fact, value: str) -> str:
