@@ -196,8 +196,10 @@ class Page:
                 back=_path(user), why="Every fact, message, summary and voiceprint of theirs goes, and cannot come back.",
                 yes="Yes, delete everything"))
         counts = self.memory.clear(user)
-        return _back(user, done=f"deleted {counts['facts']} facts, {counts['messages']} messages and "
-                                f"{counts['summaries']} summaries")
+        said = f"deleted {counts['facts']} facts, {counts['messages']} messages and {counts['summaries']} summaries"
+        if self.options.household:        # they are no longer in this memory: back to the household
+            return RedirectResponse("/", 303, headers=HEADERS)
+        return _back(user, done=said)
 
     async def act(self, request: Request) -> Response:
         posted = await self._posted(request)
