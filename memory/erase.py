@@ -47,8 +47,11 @@ def erase_facts(db: sqlite3.Connection, user: str, facts: list[F.Fact], now: str
 
 
 def _noted(db: sqlite3.Connection, user: str, done: list[F.FactChange], now: str) -> None:
+    """The key and time of each forgetting. The time to the second: a timestamp's microseconds are digits that
+    could spell the code just forgotten ("...38.994512Z" after forgetting 4512)."""
+    at = now[:19] + "Z"
     db.executemany("INSERT INTO forgettings (user, key, at) VALUES (?, ?, ?)",
-                   [(user, c.key, now) for c in done if c.kind == "forgotten"])
+                   [(user, c.key, at) for c in done if c.kind == "forgotten"])
 
 
 def forget_rows(db: sqlite3.Connection, user: str, facts: list[F.Fact]) -> list[F.FactChange]:
