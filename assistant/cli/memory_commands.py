@@ -238,9 +238,12 @@ def _mcp(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: 
 
 
 def _page(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
-    from ..serve.page import PageOptions, hosts_for, serve      # Starlette and Jinja2 load only for this command
+    from ..serve.page import PageOptions, Unservable, hosts_for, serve      # Starlette and Jinja2 load only here
     options = PageOptions(user, args.household, access_for(args, "glados memory page"), hosts_for(args.host, args.port))
-    serve(memory, config, options, args.host, args.port, say=lambda line: print(line, file=sys.stderr))
+    try:
+        serve(memory, config, options, args.host, args.port, say=lambda line: print(line, file=sys.stderr))
+    except Unservable as exc:
+        raise UsageError(f"the memory page cannot start: {exc}") from None
     return 0
 
 
