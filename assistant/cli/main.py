@@ -13,6 +13,7 @@ from memory import Memory, MemoryStoreError, NoMemoryYet, UnknownKey, embedder_m
 from .. import app, logs
 from ..config import Config, ConfigError, load_config
 from ..errors import AudioError, SpeakerError
+from ..serve.listen import Unservable
 from . import memory_commands, speakers as speakers_commands
 from .out import Out
 
@@ -194,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
         from . import voice
         return voice.run(args, config, user, out, lambda: open_memory(config, db))
     except (ConfigError, MemoryStoreError, UnknownKey, memory_commands.UsageError, AudioError,
-            SpeakerError) as exc:
+            SpeakerError, Unservable) as exc:
         log.warning("%s: %s", type(exc).__name__, exc)
         err.line(f"glados: {exc}")
         return 1

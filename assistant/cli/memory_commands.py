@@ -238,12 +238,9 @@ def _mcp(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: 
 
 
 def _page(args: argparse.Namespace, memory: Memory, user: str, out: Out, config: Config) -> int:
-    from ..serve.page import PageOptions, Unservable, hosts_for, serve      # Starlette and Jinja2 load only here
+    from ..serve.page import PageOptions, hosts_for, serve      # Starlette and Jinja2 load only for this command
     options = PageOptions(user, args.household, access_for(args, "glados memory page"), hosts_for(args.host, args.port))
-    try:
-        serve(memory, config, options, args.host, args.port, say=lambda line: print(line, file=sys.stderr))
-    except Unservable as exc:
-        raise UsageError(f"the memory page cannot start: {exc}") from None
+    serve(memory, config, options, args.host, args.port, say=lambda line: print(line, file=sys.stderr))
     return 0
 
 

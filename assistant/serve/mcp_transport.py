@@ -113,6 +113,9 @@ def quiet_logs(verbose: bool) -> None:
 def run_http(server, http: Http, user: str, say: Callable[[str], None]) -> None:
     """Streamable HTTP (/mcp) and SSE (/sse, /messages/) on one port, behind the access guard."""
     import uvicorn
+
+    from .listen import check_free
+    check_free(http.host, http.port, "the MCP server")
     app = server.streamable_http_app()            # its lifespan runs the streamable sessions
     app.router.routes.extend(server.sse_app().routes)
     say(f"glados memory mcp: the memory of {user!r} at http://{http.host}:{http.port}/mcp (streamable HTTP) and "

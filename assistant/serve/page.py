@@ -363,25 +363,13 @@ def hosts_for(host: str, port: int) -> frozenset[str]:
     return frozenset({f"{n}:{port}" for n in names} | ({n for n in names} if port == 80 else set()))
 
 
-class Unservable(Exception):
-    """The page cannot listen where it was asked to (the port taken, the address not this machine's)."""
-
-
 def serve(memory: Memory, config: Config, options: PageOptions, host: str, port: int,
           say: Callable[[str], None] = print) -> None:
-    """Serve the page until Ctrl-C or SIGTERM; Unservable, before anything is said, when it cannot listen."""
-    import errno
-    import socket
-
+    """Serve the page until Ctrl-C or SIGTERM (listen.Unservable, before anything is said, when it cannot)."""
     import uvicorn
-    try:
-        with socket.create_server((host, port)):
-            pass
-    except OSError as exc:
-        taken = "is in use (another glados memory page?); pick another with --port" if exc.errno == errno.EADDRINUSE else \
-            f"cannot be listened on ({(exc.strerror or str(exc)).lower()})"
-        raise Unservable(f"{host}:{port} {taken}") from None
 
+    from .listen import check_free
+    check_free(host, port, "the memory page")
     from .stop import until_stopped
     who = "everyone in this memory" if options.household else repr(options.user)
     say(f"glados memory page: what she remembers about {who} at http://{host}:{port}/ "

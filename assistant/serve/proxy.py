@@ -294,6 +294,9 @@ def run(memory: Memory, config: Config, user: str, upstream: str, host: str, por
         access: Access = Access()) -> int:
     """Serve until interrupted, for `access` only; `say` prints a line for the person who started it."""
     import uvicorn
+
+    from .listen import check_free
+    check_free(host, port, "the memory proxy")
     upstream = base_url(upstream)
     if host not in LOOPBACK:
         say(f"glados serve: listening on {host}: the memory of {user!r} is served to {access.describe()}")
