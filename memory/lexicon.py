@@ -323,6 +323,8 @@ def as_occupation(phrase: str) -> str | None:
     return phrase.lower()
 
 
+# Kinds of home, said in the plural: "I've been living in apartments" says how, not where.
+DWELLINGS = set("apartments flats houses hotels motels hostels dorms dormitories rentals tents shelters".split())
 # Unnamed places still say where someone lives: "a rural farming community", "the city".
 PLACE_NOUNS = set("""city town village country countryside community suburb suburbs farm ranch
 neighborhood neighbourhood island coast desert mountains valley county region woods forest
@@ -351,9 +353,11 @@ def as_place(value: str) -> str | None:
         return " ".join(words[1:]).lower() if words[-1].lower() in PLACE_NOUNS and len(words) <= 5 else None
     value = re.sub(r"^the\s+(?=(?:city|town|village|area|suburbs?) of\s)", "", value, flags=F)
     value = re.sub(r"^(?:city|town|village|area) of\s+", "", value, flags=F)
+    value = re.sub(r"^the\s+(?=(?-i:\p{Lu}{2,})\b)", "", value, flags=F)    # "the US", "the UK": the country
     words = value.split()
-    if not words or len(words) > 5 or value.lower() in NON_VALUES | {"home", "a house", "here"}:
-        return None
+    if not words or len(words) > 5 or value.lower() in NON_VALUES | {"home", "a house", "here"} \
+            or value.lower() in DWELLINGS:
+        return None     # "living in apartments": a kind of home, not a place
     return titled(value)
 
 

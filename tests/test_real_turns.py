@@ -203,6 +203,21 @@ def test_a_taste_told_as_an_enthusiast_a_pull_or_a_kind_is_kept(text, kept):
     assert kept in stored(text)
 
 
+@pytest.mark.parametrize("text, key", [
+    ("Hello, this is testing.", "name"),                                          # a word, not a name
+    ("I've recently started a new job with a 45-minute commute.", "employer"),   # what comes with the job
+    ("My favorite part is probably the yoga sessions.", "favorite_part"),        # a part of what is in view
+    ("I've been living in apartments for a while, so no backyard.", "location"), # a kind of home
+])
+def test_words_that_only_look_like_a_fact_are_not_one(text, key):
+    assert key not in {k for k, _ in stored(text)}, stored(text)
+
+
+def test_the_country_is_the_name_and_a_hedge_is_not_part_of_a_favourite():
+    assert ("location", "uk") in stored("I actually live in the UK! I'll check out the museum sometime.")
+    assert ("favorite_pose", "downward-facing dog") in stored("My favorite pose is probably downward-facing dog.")
+
+
 def test_a_good_one_wanted_now_is_not_a_taste():
     assert stored("I love a good book for the beach. Can you suggest one?") == set()
 

@@ -27,6 +27,9 @@ def _name_rule(m):
 @rule(rf"(?:hi|hello|hey|greetings|howdy)[\s,!]+(?:there[\s,!]+|glados[\s,!]+)?(?:{IM}|this is|it's) (?P<v>.+)",
       raw=True)
 def _name_greeting(m):
+    first = m["v"].split()[0] if m["v"].split() else ""
+    if first.islower() and not_a_name(first.strip(".,!?")):
+        return []       # "hello, this is testing": a word, not someone's name
     return each("assert", "name", [as_name(m["v"])])
 
 
@@ -59,11 +62,15 @@ no maybe afk brb bi gay straight trans ace adopted alone free online offline""".
 @rule(r"(?-i:(?:i'?m|i am|im) (?P<v>[a-z][a-z'-]{1,20}))\s*[.!]*$")
 def _name_lowercase(m):
     word = m["v"]
-    if as_number(word) is not None or word in NOT_A_NAME_STATE or word in NAME_STOPWORDS or word in NOT_NAMES or word in DIETS \
-            or word in OCCUPATIONS or word in LANGUAGES or word in CONDITION_ADJ \
-            or (len(word) >= 5 and re.search(r"(?:ed|ing|ful|less|ous|ive|able|ible|ish|ic|al|ent|ant|ly|est|er)$", word)):
-        return []
-    return [Change("assert", "name", word.title())]
+    return [] if not_a_name(word) else [Change("assert", "name", word.title())]
+
+
+def not_a_name(word: str) -> bool:
+    """A lowercase word that says a state, a kind or a trade, or has the ending of one ("tired", "testing",
+    "vegan", "nurse"): what follows "i'm" or "this is" without a capital is a name only otherwise."""
+    return as_number(word) is not None or word in NOT_A_NAME_STATE or word in NAME_STOPWORDS or word in NOT_NAMES \
+        or word in DIETS or word in OCCUPATIONS or word in LANGUAGES or word in CONDITION_ADJ \
+        or (len(word) >= 5 and bool(re.search(r"(?:ed|ing|ful|less|ous|ive|able|ible|ish|ic|al|ent|ant|ly|est|er)$", word)))
 
 
 # --- location / hometown ---------------------------------------------------------------------
@@ -194,6 +201,8 @@ def _work_in(m):
         return [Change("assert", "job", "IT" if field in ("it", "i.t.") else field)]
     place = trim(m["w"] or m["x"])
     words = place.split()
+    if m["x"] and re.search(r"\bwith\s+$", m.string[:m.start("x")], flags=F):
+        return []     # "a new job with a 45-minute commute": what comes with the job, not who gives it
     return [Change("assert", "employer", " ".join(words[1:]).lower())] if 2 <= len(words) <= 4 else []
 
 

@@ -20,6 +20,10 @@ THING_ALIASES = {"programming_language": "language", "coding_language": "languag
                  "movie_of_all_time": "movie", "tv_show": "show", "tv_series": "show"}
 
 
+# A favourite of these names no kind of thing: "my favorite part was the ending", "my favorite one".
+GENERIC_THINGS = frozenset({"part", "thing", "one", "bit", "aspect", "moment", "piece", "idea", "option", "suggestion"})
+
+
 def fav_key(thing: str) -> str | None:
     thing = re.sub(r"(?:^|\s+)(?:of all time|ever|so far|yet|right now|at the moment|now|these days|currently|lately)$", "",
                    thing.strip().lower())
@@ -30,15 +34,17 @@ def fav_key(thing: str) -> str | None:
     if thing.endswith("s") and not thing.endswith("ss") and len(thing) > 3:
         thing = thing[:-1]
     thing = THING_ALIASES.get(thing, thing)
-    if not thing or len(thing) > 30 or thing.count("_") > 2:
-        return None
+    if not thing or len(thing) > 30 or thing.count("_") > 2 or thing in GENERIC_THINGS:
+        return None     # "my favorite part is...": a part of what is in view, no kind of thing
     return "favorite_" + thing
 
 
 def _fav_value(value: str) -> str | None:
-    value = trim(value)
+    value = re.sub(r"^(?:probably|definitely|maybe|perhaps|actually|still|always|hands down)\s+", "", trim(value), flags=F)
     if not value or value.lower() in NON_VALUES or len(value.split()) > 6:
         return None
+    if re.match(r"(?:i|i'm|im|i've|it|it's|that|this|you|we|they)\b", value, flags=F):
+        return None     # "my favorite team, I'm sure, ...": a clause, not what the favourite is
     return value
 
 
