@@ -230,6 +230,14 @@ def test_a_reason_given_in_passing_is_a_fact_and_a_favourite_set_apart_by_name_i
     assert stored("oat milk is my favorite so far!") == set()          # no "favorite_so_far"
 
 
+def test_what_one_follows_and_a_favourites_examples_are_kept_in_passing(mem):
+    mem.observe("ann", "But as a Sabres fan, I'm hoping they break the playoff drought. Any predictions?")
+    mem.observe("ann", 'I want to learn some of my favorite songs, like "Wonderwall" or "Yellow". Any tabs?')
+    mem.observe("ann", "I love the Sabres, honestly.")                 # told again outright: still one
+    likes = sorted(f.value.casefold() for f in mem.facts("ann") if f.key == "likes")
+    assert likes == ["sabres", "wonderwall", "yellow"]
+
+
 @pytest.mark.parametrize("text", [
     "My ex-husband called about the kids.",
     "My late wife loved roses.",

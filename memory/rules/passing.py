@@ -1,5 +1,6 @@
-"""Pets and favourites told of in passing: "toys for my dog, Max", "Can I take my dog on the trail?", "a gift
-card to my favorite bookstore, Indiebound".
+"""Pets, favourites and what one follows, told of in passing: "toys for my dog, Max", "Can I take my dog on the
+trail?", "a gift card to my favorite bookstore, Indiebound", "as a Sabres fan", "some of my favorite songs, like
+"Wonderwall"".
 
 A possessive noun phrase presupposes what it names, whatever the clause around it does: a question, a plan
 or a request about "my cat" still says there is a cat. So these are read over every sentence of a message
@@ -7,8 +8,9 @@ the user said (not pasted text), where the clause rules read only statements. Wh
 replaces what was told outright: the change is a "mention" (`Memory` stores it only where nothing known
 already says it, and a pet's name fills in a bare kind).
 
-A favourite is read only as "my favorite <thing>, <Name>": the name set apart after the thing it is. Only a
-companion animal is read otherwise, with the few modifiers that keep its sense ("my old dog"; never "my
+A favourite is read only as "my favorite <thing>, <Name>" (the name set apart after the thing it is) or as the
+quoted or capitalised examples after "my favorite <things> like"; a taste as "a <Name> fan". Only a companion
+animal is read otherwise, with the few modifiers that keep its sense ("my old dog"; never "my
 lab", "my chicken", "my dog walking business"), and nothing in a sentence that gets, wants, imagines or lost one
 ("if I got a dog", "adopting a cat", "my late dog"). A partner is not: "my wife is vegan" is about the wife, and
 the labelled sets (tests/mining_corpus.py, persona-chat) keep nothing from it; "my husband and I" is left too.
@@ -40,6 +42,14 @@ ANIMAL = re.compile(rf"(?:(?P<before>{NAME}),\s+)?\b(?:my|our) {ANIMAL_MODIFIERS
 FAVORITE = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?P<thing>[a-z][a-z -]{{1,30}}?),\s+"
                       rf"(?P<name>(?-i:\p{{Lu}}[\w'&.-]*)(?:\s+(?-i:\p{{Lu}}[\w'&.-]*)){{0,3}})", F)
 
+# "as a Sabres fan", "a long-time Arsenal fan": a team, a band or a show one follows, named
+FAN = re.compile(r"\ban? (?:(?:big|huge|long-?time|lifelong|die-?hard|massive|true|loyal) )?"
+                 r"(?P<who>(?-i:\p{Lu}[\w'&.-]*)(?:\s+(?-i:\p{Lu}[\w'&.-]*)){0,2}) fan\b", F)
+# "some of my favorite songs, like "Wonderwall"", "my favorite TV shows, including "The Office"": the examples
+EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\w-]+s,? (?:like|including|such as) "
+                      r"(?P<items>.+)", F)
+ITEM = re.compile(r"[\"“](?P<quoted>[^\"”]{2,60})[\"”]|(?P<named>(?-i:\p{Lu}[\w'&.-]*)(?:\s+(?-i:\p{Lu}[\w'&.-]*)){0,3})")
+
 # A sentence that gets, wants or imagines one: what it names is not there yet (or any more).
 NOT_YET = re.compile(rf"\b(?:if|wish|imagine|future|someday|ex|late|former|previous|deceased|used to|passed away|died|"
                      rf"lost)\b|\b(?:get|getting|got|adopt|adopting|adopted|buy|buying|bought|want|wants|wanted|find|"
@@ -48,9 +58,13 @@ NOT_YET = re.compile(rf"\b(?:if|wish|imagine|future|someday|ex|late|former|previ
 
 
 def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
-    """The pets and favourites the message names in passing, each once, unless the message already changes that
-    key outright ("my old dog died" retracts; "my dog's name is Rex" asserts)."""
-    told = {c.key for c in said}
+    """The pets, favourites and tastes the message names in passing, each once, unless the message already changes
+    it outright: takes that key back ("my old dog died"), or states a value that holds it or that it holds ("my
+    dog's name is Rex", "I'm a huge Taylor Swift fan")."""
+    def told(change: Change) -> bool:
+        said_of = [c for c in said if c.key == change.key]
+        return any(c.op != "assert" or _overlap(c.value or "", change.value or "") for c in said_of)
+
     found: list[Change] = []
     for sentence in sentences:
         if len(sentence) > 2000 or NOT_YET.search(sentence, timeout=TIMEOUT_S):
@@ -63,12 +77,32 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
             key = fav_key(m["thing"])
             if key and m["name"].split()[0] not in NOT_NAMES:
                 found.append(Change("mention", key, m["name"].rstrip(".")))
+        for m in FAN.finditer(sentence, timeout=TIMEOUT_S):
+            if m["who"].split()[0] not in NOT_NAMES:
+                found.append(Change("mention", "likes", m["who"]))
+        for m in EXAMPLES.finditer(sentence, timeout=TIMEOUT_S):
+            found += [Change("mention", "likes", item) for item in _examples(m["items"])]
     out: list[Change] = []
     for change in found:
-        if change.key in told or change in out:
+        if told(change) or change in out:
             continue       # a pet once, by its name where the message gives one
         if not any(o.key == change.key and o.value.startswith(f"{change.value} named ") for o in found):
             out.append(change)
     return out
 
 
+def _examples(items: str) -> list[str]:
+    """The titles and names listed after "like": each quoted or capitalised, up to the first thing that is not."""
+    out = []
+    for part in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", items):
+        m = ITEM.match(part.strip())
+        if not m or (m["named"] and m["named"].split()[0] in NOT_NAMES):
+            break
+        out.append(m["quoted"] or m["named"])
+    return out
+
+
+def _overlap(a: str, b: str) -> bool:
+    """Whether one value holds the other's words ("dog" and "dog named Rex", "taylor swift" and "Taylor Swift")."""
+    x, y = set(a.casefold().split()), set(b.casefold().split())
+    return bool(x) and bool(y) and (x <= y or y <= x)
