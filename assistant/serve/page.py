@@ -5,10 +5,12 @@ Server-rendered HTML (Jinja2, every stored text escaped), nothing fetched from a
 and safety first, pinned marked), each fact with the sentence and date it came from and who stored it; a
 timeline of what she learned, what replaced what, what was taken back and what was forgotten (never the value);
 conversations with their summaries; a search over what was said (the same recall the assistant uses). Actions:
-forget (a pinned fact asks first, as by voice), pin, unpin, correct, export; each a POST carrying the page's
-CSRF token, done through `Memory` in one transaction, and seen in the timeline afterwards.
+forget (a pinned fact asks first, as by voice), pin, unpin, correct, tell her something, export, import, delete
+everything (asks first); each a POST carrying the page's CSRF token, done through `Memory` in one transaction,
+and seen in the timeline afterwards.
 
-Loopback only by default, for the person the command was run for; `--household` shows everyone in the file.
+Loopback only by default (the Host header checked, so another site's name pointed at this machine gets nothing),
+for the person the command was run for; `--household` shows everyone in the file.
 Another address needs `--token` (sent once as ?token=..., then kept in a cookie) or `--allow-from`, as for the
 MCP server.
 """
