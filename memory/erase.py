@@ -148,6 +148,11 @@ def targets(db: sqlite3.Connection, user: str, target: str) -> list[F.Fact]:
     return rows
 
 
+def forgettings(db: sqlite3.Connection, user: str) -> list[tuple[str, str]]:
+    """(key, time) of each forgetting of the user's, oldest first."""
+    return [(r[0], r[1]) for r in db.execute("SELECT key, at FROM forgettings WHERE user = ? ORDER BY id", (user,))]
+
+
 def erase_user(db: sqlite3.Connection, user: str) -> dict[str, int]:
     """Everything about one user, from every store."""
     counts = {table: db.execute(f"DELETE FROM {table} WHERE user = ?", (user,)).rowcount

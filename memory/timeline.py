@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from . import facts as F
+from .erase import forgettings
 from .records import Event
 
 def timeline(db: sqlite3.Connection, user: str) -> list[Event]:
@@ -19,6 +20,5 @@ def timeline(db: sqlite3.Connection, user: str) -> list[Event]:
         events.append(Event(f.asserted_at, what, f.key, f.value, old.value if old else None, by, f.source))
         if f.ended_by == "retracted" and f.valid_to:
             events.append(Event(f.valid_to, "retracted", f.key, f.value, by=by))
-    events += [Event(r[1], "forgotten", r[0]) for r in db.execute(
-        "SELECT key, at FROM forgettings WHERE user = ? ORDER BY id", (user,))]
+    events += [Event(at, "forgotten", key) for key, at in forgettings(db, user)]
     return sorted(events, key=lambda e: e.at, reverse=True)

@@ -38,17 +38,20 @@ NOT_NAMES = frozenset({"I", "The", "And", "But", "So", "Or", "Then", "He", "She"
 ANIMAL = re.compile(rf"(?:(?P<before>{NAME}),\s+)?\b(?:my|our) {ANIMAL_MODIFIERS}(?P<kind>{COMPANIONS})\b"
                     rf"(?!\s+(?:\w+ing|feeder|show)\b)(?:,?\s+(?P<after>{NAME})\b)?", F)
 
+# A capitalised word of a name ("Emma", "LeBron", "O'Neil"), and a name of up to four of them ("The Office").
+CAPITALISED = r"(?-i:\p{Lu}[\w'&.-]*)"
+NAMED = rf"{CAPITALISED}(?:\s+{CAPITALISED}){{0,3}}"
+
 # "my favorite jazz pianist, Emma Thompson", "my favorite bookstore, Indiebound"
-FAVORITE = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?P<thing>[a-z][a-z -]{{1,30}}?),\s+"
-                      rf"(?P<name>(?-i:\p{{Lu}}[\w'&.-]*)(?:\s+(?-i:\p{{Lu}}[\w'&.-]*)){{0,3}})", F)
+FAVORITE = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?P<thing>[a-z][a-z -]{{1,30}}?),\s+(?P<name>{NAMED})", F)
 
 # "as a Sabres fan", "a long-time Arsenal fan": a team, a band or a show one follows, named
 FAN = re.compile(r"\ban? (?:(?:big|huge|long-?time|lifelong|die-?hard|massive|true|loyal) )?"
-                 r"(?P<who>(?-i:\p{Lu}[\w'&.-]*)(?:\s+(?-i:\p{Lu}[\w'&.-]*)){0,2}) fan\b", F)
+                 rf"(?P<who>{CAPITALISED}(?:\s+{CAPITALISED}){{0,2}}) fan\b", F)
 # "some of my favorite songs, like "Wonderwall"", "my favorite TV shows, including "The Office"": the examples
 EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\w-]+s,? (?:like|including|such as) "
                       r"(?P<items>.+)", F)
-ITEM = re.compile(r"[\"“](?P<quoted>[^\"”]{2,60})[\"”]|(?P<named>(?-i:\p{Lu}[\w'&.-]*)(?:\s+(?-i:\p{Lu}[\w'&.-]*)){0,3})")
+ITEM = re.compile(rf"[\"“](?P<quoted>[^\"”]{{2,60}})[\"”]|(?P<named>{NAMED})")
 
 # A sentence that gets, wants or imagines one: what it names is not there yet (or any more).
 NOT_YET = re.compile(rf"\b(?:if|wish|imagine|future|someday|ex|late|former|previous|deceased|used to|passed away|died|"
