@@ -11,11 +11,9 @@ Debian's Chromium is installed. Target: first paint under 200 ms at 100,000 mess
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -26,10 +24,9 @@ import httpx  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from assistant.config import load_config  # noqa: E402
-from assistant.serve.page import PageOptions, app, hosts_for  # noqa: E402
 from memory import Memory  # noqa: E402
 from memory.store import transaction  # noqa: E402
+from tests.browser import chromium, installed, page_served  # noqa: E402
 from memory import messages as M  # noqa: E402
 
 CITIES = ("Bath", "Leeds", "York", "Oslo", "Bristol", "Lisbon", "Porto", "Kyoto")
@@ -53,39 +50,18 @@ def person(path: Path, user: str, messages: int) -> Memory:
     return mem
 
 
-def serve(mem: Memory) -> tuple[str, object, threading.Thread]:
-    import uvicorn
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app(mem, load_config(), PageOptions("ada", hosts=hosts_for("127.0.0.1", port))),
-                                           host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    return f"http://127.0.0.1:{port}/people/ada", server, thread
-
-
 def first_paint(url: str, runs: int) -> list[float] | None:
-    if not Path("/usr/bin/chromium").exists() or not Path("/usr/bin/chromedriver").exists():
+    """Chromium's first-contentful-paint of the page, each run (the first load, warming the browser, left out)."""
+    if not installed():
         return None
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"):
-        options.add_argument(flag)
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser = chromium(width=800, height=600)
     try:
         out = []
         for _ in range(runs + 1):
             browser.get(url)
-            paint = browser.execute_script(
-                "const p = performance.getEntriesByName('first-contentful-paint')[0]; return p ? p.startTime : null")
-            out.append(paint)
-        return [p for p in out[1:] if p is not None]         # the first load warms the browser
+            out.append(browser.execute_script(
+                "const p = performance.getEntriesByName('first-contentful-paint')[0]; return p ? p.startTime : null"))
+        return [p for p in out[1:] if p is not None]
     finally:
         browser.quit()
 
@@ -104,17 +80,15 @@ def main() -> None:
         for n in (100, args.messages):
             with console.status(f"building a person with {n:,} messages"):
                 mem = person(Path(folder) / f"p{n}.db", "ada", n)
-            url, server, thread = serve(mem)
-            with httpx.Client() as client:
+            with page_served(mem, "ada") as served, httpx.Client() as client:
+                url = f"{served}/people/ada"
                 client.get(url)                                   # warm: the first request builds the templates
                 times = []
                 for _ in range(args.runs):
                     started = time.perf_counter()
                     assert client.get(url).status_code == 200
                     times.append((time.perf_counter() - started) * 1000)
-            paints = first_paint(url, args.runs)
-            server.should_exit = True
-            thread.join(5)
+                paints = first_paint(url, args.runs)
             rows.append((n, len(mem.facts("ada", history=True)), statistics.median(times),
                          statistics.median(paints) if paints else None))
             mem.close()

@@ -9,13 +9,10 @@ screenshot. The browser tests are skipped where Chromium is not installed, excep
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -25,6 +22,7 @@ from assistant.serve.access import Access
 from assistant.serve.page import PageOptions, app, hosts_for
 from memory import Memory
 
+from tests.browser import chromium, installed, page_served
 from tests.conftest import ROOT
 
 HOSTILE = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\">"
@@ -147,47 +145,19 @@ def test_telling_clearing_and_importing_from_the_page(household):
 
 
 # -- in a real browser --------------------------------------------------------------------------
-CHROMIUM, DRIVER = shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-
-def _browser(downloads: Path):
-    if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
-        if os.environ.get("GLADOS_REQUIRE_BROWSER"):
-            pytest.fail("Chromium is not installed (apt-get install chromium chromium-driver); ./test.sh installs it")
-        pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=420,1200"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads)})
-    return webdriver.Chrome(service=Service(DRIVER), options=options)
-
-
 @pytest.fixture
 def served(household, tmp_path):
     """The page on a free loopback port, in a thread, and a browser pointed at it."""
-    import uvicorn
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    options = PageOptions("ada", hosts=hosts_for("127.0.0.1", port))
-    server = uvicorn.Server(uvicorn.Config(app(household, load_config(), options), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    browser = _browser(tmp_path / "downloads")
-    try:
-        yield browser, f"http://127.0.0.1:{port}", household, tmp_path
-    finally:
-        browser.quit()
-        server.should_exit = True
-        thread.join(5)
+    if not installed():
+        if os.environ.get("GLADOS_REQUIRE_BROWSER"):
+            pytest.fail("Chromium is not installed (apt-get install chromium chromium-driver); ./test.sh installs it")
+        pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver)")
+    with page_served(household, "ada") as url:
+        driver = chromium(tmp_path / "downloads")
+        try:
+            yield driver, url, household, tmp_path
+        finally:
+            driver.quit()
 
 
 def _fact_item(browser, key: str, value: str):
