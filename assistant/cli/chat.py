@@ -239,7 +239,13 @@ def run(args: argparse.Namespace, config: Config, user: str, out: Out,
         brain = build_brain(memory, config, user)
         ui = ChatUI(brain, console, lines, interactive)
         brain.on_event = ui.event
-        return ui.run()
+        try:
+            return ui.run()
+        finally:
+            # A chat ended while the sentence model still loads (Ctrl-C at the first prompt) waits for the load:
+            # a daemon thread cut off inside onnxruntime at the interpreter's exit aborts the process (SIGABRT).
+            if warm.is_alive():
+                warm.join()
 
 
 def _warm(memory: Memory, meaning: bool) -> None:
