@@ -329,6 +329,10 @@ DWELLINGS = set("apartments flats houses hotels motels hostels dorms dormitories
 PLACE_NOUNS = set("""city town village country countryside community suburb suburbs farm ranch
 neighborhood neighbourhood island coast desert mountains valley county region woods forest
 state province capital outskirts seaside midwest south north east west""".split())
+# "the city, in the USA" (the named place is the one to keep), "the city where the studio is" (a place named by
+# what the listener knows).
+GENERIC_PLACE = re.compile(r"^the (?:city|town|village|suburbs?|countryside|area|state|country)\b(?:\s*,?\s+(?:in|near) "
+                           r"(?P<where>(?:the )?(?-i:\p{Lu}).*)|\s+(?P<which>where|which|that)\b)?", F)
 # "i grew up in the industry", "in the eighties": a setting, not a place.
 NOT_PLACES = re.compile(r"^the (?:industry|business|system|church|faith|military|army|navy|spotlight|"
                         r"limelight|family business|world of|arts|theat(?:er|re)|circus|game|field|trade|scene|"
@@ -336,7 +340,12 @@ NOT_PLACES = re.compile(r"^the (?:industry|business|system|church|faith|military
 
 
 def as_place(value: str) -> str | None:
-    """'new york city now' -> 'New York City'; 'a small flat in leeds' -> 'Leeds'."""
+    """'new york city now' -> 'New York City'; 'a small flat in leeds' -> 'Leeds'; 'the city, in the USA' -> 'USA'."""
+    generic = GENERIC_PLACE.match(value)
+    if generic and generic["where"]:
+        return as_place(generic["where"])
+    if generic and generic["which"]:
+        return None     # "the city where Rhythm and Soul is": which city only the conversation knows
     value = trim(value)
     if NOT_PLACES.match(value) or re.match(r"(?:this|that|these|those|here|there|my|your|his|her|our|their)\b", value, flags=F):
         return None

@@ -589,4 +589,13 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("My friend has diabetes.", []),
     ("I have a brother.", []),
     ("I'm not a nurse anymore.", ["- job=nurse"]),
+    # --- what real chats showed (issue 70): a field and the job after "as", a place named after a generic one,
+    # a dialogue or a template pasted to be worked on
+    ("I work in the publishing industry as a copy editor.", ["+ job=copy editor"]),
+    ("i work in finance as an auditor", ["+ job=auditor"]),
+    ("I'm based in the countryside, near Galway.", ["+ location=Galway"]),
+    ("I'm located in the town where the festival is held, and I teach there.", []),
+    ("coach: run faster\nmia: i'm tired\ncoach: my name is coach dan, keep going\nmia: ok", []),
+    ("Fix this intro: Hello {first_name}, I'm Priya and I love what {company_name} does!", []),
+    ("As for my favorite band, I'm not sure I have one.", []),
 ]

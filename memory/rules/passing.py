@@ -78,7 +78,7 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
             found.append(Change("mention", "pet", f"{singular(kind)} named {titled(name)}" if name else kind))
         for m in FAVORITE.finditer(sentence, timeout=TIMEOUT_S):
             key = fav_key(m["thing"])
-            if key and m["name"].split()[0] not in NOT_NAMES:
+            if key and m["name"].split()[0].split("'")[0] not in NOT_NAMES:     # "my favorite team, I'm neutral"
                 found.append(Change("mention", key, m["name"].rstrip(".")))
         for m in FAN.finditer(sentence, timeout=TIMEOUT_S):
             if m["who"].split()[0] not in NOT_NAMES:

@@ -193,9 +193,13 @@ VERB_JOBS = {"waitress": "waitress", "bartend": "bartender", "babysit": "babysit
 
 # "i work in construction", "i work in it", "i work fulltime in a shipyard" (a workplace, unnamed)
 @rule(rf"i (?:(?:{NOW}|also) )*work (?:(?:full[- ]?time|part[- ]time|nights|days) )?in (?P<f>{FIELDS})\b"
+      r"(?:\s+as\s+(?:an?\s+|the\s+)?(?P<job>.+?)(?:\s+(?:at|for|with) (?P<org>(?-i:\p{Lu}).+))?$)?"
       rf"|i (?:(?:{NOW}|also) )*work (?:(?:full[- ]?time|part[- ]time|nights|days) )?(?:in|at) (?P<w>an? [\w -]+)"
       rf"|(?:i|{IVE}) (?:just )?(?:got|landed|started|found) (?:a |my )?(?:new )?job (?:working )?(?:at|in|with) (?P<x>an? [\w -]+)")
 def _work_in(m):
+    if m["job"] and as_occupation(m["job"]):
+        # "i work in the IT industry as a software engineer": the field says where, the job is what comes after "as"
+        return [Change("assert", "job", as_occupation(m["job"]))] + each("assert", "employer", [as_org(m["org"]) if m["org"] else None])
     if m["f"]:
         field = m["f"].lower()
         return [Change("assert", "job", "IT" if field in ("it", "i.t.") else field)]

@@ -128,7 +128,11 @@ ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) 
 LETTER = re.compile(r"(?m)^\s*(?:dear|hi|hello)\s+[^\n,]{1,40},\s*$|^\s*(?:sincerely|best regards|kind regards|"
                     r"warm regards|regards|yours truly|yours sincerely),?\s*$", F)
 PLACEHOLDER = re.compile(r"\[(?:your|my|his|her|their|the|insert|company|course|professor|job|name|recipient|date|"
-                         r"position|address|city|phone|email)\b[^\]\n]{0,30}\]", F)
+                         r"position|address|city|phone|email)\b[^\]\n]{0,30}\]|"
+                         r"\{\s*(?:first|last|full|company|your|recipient|user|client|customer)\b[^{}\n]{0,30}\}|"
+                         r"\((?:first|last|full|your|company) name\)", F)
+# A script: lines that open with a speaker's name and a colon, one speaker at least twice ("billy: ...").
+SPEAKER = re.compile(r"(?m)^[ \t*]*(?P<who>\p{L}[\p{L}'. -]{0,24}):[ \t]*\S")
 HER_VOICE = re.compile(r"\b(?:feel free to (?:ask|reach out)|i'?m glad (?:i could|i was able to|to) help|"
                        r"i hope (?:this|these|that|my) (?:\w+ ){0,4}helps?\b|don'?t hesitate to (?:ask|reach out)|"
                        r"if you have any (?:more |other |further )?questions|happy to help|i'?ll be here to help)", F)
@@ -137,4 +141,11 @@ HER_VOICE = re.compile(r"\b(?:feel free to (?:ask|reach out)|i'?m glad (?:i coul
 def pasted(text: str) -> bool:
     """Whether a message is text to be worked on (an email to edit, a role to play) or her answer pasted
     back, rather than the user talking: no fact in it is the user's, and no command in it is theirs."""
-    return any(p.search(text) for p in (WORK_ON, ROLE, PLACEHOLDER, HER_VOICE, LETTER))
+    return any(p.search(text) for p in (WORK_ON, ROLE, PLACEHOLDER, HER_VOICE, LETTER)) or script(text)
+
+
+def script(text: str) -> bool:
+    """Three lines or more that open with a speaker and a colon, one speaker twice: a dialogue written out (a
+    form about oneself, "Name: Sam / Age: 34", names each field once)."""
+    speakers = [m["who"].lower() for m in SPEAKER.finditer(text)]
+    return len(speakers) >= 3 and len(set(speakers)) < len(speakers)
