@@ -13,6 +13,10 @@ implies it ("dog named Max" from "a leash for Max").
 Labels marked random2 / fired2 / cue2 are a second dev batch (2026-12-07), scored before any change made for
 it: 150 dev turns at random (seed 71), the 14 where the miner then fired, and 136 with a first-person cue ("I'm
 a", "I work", "I love", "my dog", ...) that no earlier label covered. Same rubric, labelled blind to the miner.
+Labels marked random3 / fired3 / cue3 are a third dev batch (2026-12-07, later session): 100 unlabelled dev turns at
+random (seed 73), all 35 where the miner then fired, and 115 with a first-person cue, labelled blind to the miner by
+a rubric that also counts a habit as a taste ("I've been taking guitar lessons" -> playing guitar), which
+persona-chat's does not; scored before any change made for it: precision 0.91, recall 0.27.
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
 as whole words). Dangerous: a stored identity or health fact that no label of that turn backs.

@@ -598,4 +598,11 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("coach: run faster\nmia: i'm tired\ncoach: my name is coach dan, keep going\nmia: ok", []),
     ("Fix this intro: Hello {first_name}, I'm Priya and I love what {company_name} does!", []),
     ("As for my favorite band, I'm not sure I have one.", []),
+    # a statement with a question run on after a comma; a taste said in the perfect; a leaning
+    ("I'm a big fan of sea kayaking, do you know any routes near Oban?", ["+ likes=sea kayaking"]),
+    ("i'm really into board games so if you know any new ones let me know", ["+ likes=board games"]),
+    ("I've been into bouldering lately.", ["+ likes=bouldering"]),
+    ("I tend to lean towards sci-fi and fantasy.", ["+ likes=sci-fi", "+ likes=fantasy"]),
+    ("I'm an avid runner and I do a marathon every year.", ["+ likes=running"]),
+    ("I've been interested in pottery, can you suggest a class?", []),
 ]

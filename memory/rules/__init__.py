@@ -154,7 +154,7 @@ def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
         if follow:
             changes += follow
             continue
-        sentence = sentence.strip()
+        sentence = _statement(sentence.strip())
         body = strip_lead(sentence)
         if not sentence or sentence.endswith("?") or match_start(HYPOTHETICAL, body) or match_start(QUESTION, body):
             continue
@@ -181,6 +181,22 @@ def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
         if i + 1 < len(sentences):
             mentioned = last_animal(sentence) or mentioned
     return changes
+
+
+# A question or a request run on after a statement with a comma: "I'm a big fan of Japanese culture, do you know
+# a program?", "I'm really into true crime, so if you have any suggestions, let me know". The statement before it
+# is said all the same; what follows asks (the parse still sees the whole sentence asking her).
+ASKING_TAIL = re.compile(r",\s+(?:(?:so|and|but|any|now)[\s,]+)?(?=(?:what|which|where|how|who|why|do|does|did|can|"
+                         r"could|would|will|is|are|should|any|if you|have you|let me know|please|tell me)\b)|"
+                         r"\s+(?:so|and|but)\s+(?=(?:if you|can you|could you|would you|do you|any)\b)", F)
+
+
+def _statement(sentence: str) -> str:
+    """The statement a sentence opens with, before a question or a request joined to it by a comma."""
+    if not match_start(I_SUBJECT, strip_lead(sentence)):
+        return sentence
+    cut = ASKING_TAIL.search(sentence, timeout=TIMEOUT_S) if len(sentence) < 2000 else None
+    return sentence[:cut.start()] if cut else sentence
 
 
 I_SUBJECT = re.compile(r"^(?:i|i'm|im|i am|i've|ive|i have)\b", F)

@@ -101,7 +101,7 @@ def _examples(items: str) -> list[str]:
         m = ITEM.match(part.strip())
         if not m or (m["named"] and m["named"].split()[0] in NOT_NAMES):
             break
-        out.append(m["quoted"] or m["named"])
+        out.append((m["quoted"] or m["named"]).rstrip("."))
     return out
 
 

@@ -168,11 +168,12 @@ def _dislikes(m):
 
 
 # "i like jazz and hiking", "i really love spicy food", "i'm a big fan of chess", "i'm into climbing"
-@rule(rf"i {INTENSIFIER}{LIKE_VERBS} (?P<v>.+)|{IM} {INTENSIFIER}(?:a (?:(?:big|huge|massive|great) )?fan of|"
+@rule(rf"i {INTENSIFIER}{LIKE_VERBS} (?P<v>.+)|(?:{IM}|{IVE} (?:(?:always|{NOW}) )*been) {INTENSIFIER}(?:a (?:(?:big|huge|massive|great) )?fan of|"
       r"(?:really )?into|keen on|passionate about|obsessed with|crazy about|addicted to|(?:very |really )?interested in|"
       r"(?:always |really )?drawn to|"
       r"a (?:(?:big|huge) )?(?:sucker|lover) (?:for|of)) (?P<w>.+)"
       r"|i (?:also )?(?:prefer|have a (?:soft spot|weakness|passion|thing) for) (?P<x>.+)"
+      r"|i (?:(?:also|usually|generally|always|really) )*(?:tend to )?(?:lean|gravitate) (?:more )?towards? (?P<z>.+)"
       r"|my (?:(?:favou?rite|main|only|biggest) )?(?:hobby is|hobbies are|hobbies include|passion is|passions are) (?P<y>.+)")
 def _likes(m):
     preferred = re.sub(r"\s+(?:to|over|rather than|more than|instead of|than)\s+.*$", "", m["x"] or "", flags=F)
@@ -182,7 +183,7 @@ def _likes(m):
     chooses = (m["x"] is not None and m.group(0).lower().startswith(("i prefer", "i also prefer"))
                and preferred == m["x"] and not re.match(r"\w+ing\b", preferred, flags=F))   # "prefer being inside": a habit
     verb: Verb = "chooses" if chooses else "asks" if asks else "tells"
-    return _tastes("likes", verb, m["v"] or m["w"] or preferred or m["y"])
+    return _tastes("likes", verb, m["v"] or m["w"] or preferred or m["y"] or m["z"])
 
 
 def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
@@ -220,9 +221,9 @@ def _loved(thing: str) -> str:
 
 # "i'm an avid reader", "i am a keen cyclist", "i'm a big animal lover", "i'm a huge music lover"
 @rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|enthusiastic|big|huge|massive|great|true|total|"
-      r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2})\s*[.!]*$"
+      r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2}?)(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)"
       rf"|{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|big|huge|true|lifelong) )*"
-      r"(?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)\s*[.!]*$")
+      r"(?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)")
 def _likes_agent(m):
     if m["w"]:
         return [Change("assert", "likes", _loved(m["w"]))]
