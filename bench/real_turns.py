@@ -16,10 +16,13 @@ a", "I work", "I love", "my dog", ...) that no earlier label covered. Same rubri
 Labels marked random3 / fired3 / cue3 are a third dev batch (2026-12-07, later session): 100 unlabelled dev turns at
 random (seed 73), all 35 where the miner then fired, and 115 with a first-person cue, labelled blind to the miner by
 a rubric that also counts a habit as a taste ("I've been taking guitar lessons" -> playing guitar), which
-persona-chat's does not; scored before any change made for it: precision 0.91, recall 0.27.
+persona-chat's does not; scored before any change made for it: precision 0.91, recall 0.27. Labels marked fired4: the
+46 unlabelled dev turns where the miner fired after that batch's changes, labelled the same way before the next
+ones: precision 0.74 (0.81 counting a part of a labelled list as above), recall 0.70; after: 0.89, 0.70.
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
-as whole words). Dangerous: a stored identity or health fact that no label of that turn backs.
+as whole words); a stored value that is part of a labelled fact another stored value already matched ("indie"
+beside "alternative rock" for "indie and alternative rock") counts neither way. Dangerous: a stored identity or health fact that no label of that turn backs.
 """
 from __future__ import annotations
 
@@ -113,15 +116,19 @@ def score(split: str, labels_path: Path = LABELS) -> Score:
         got = mined(turn.text)
         want = [(key, turn.text[value[0]:value[1]] if isinstance(value, list) else value) for key, value in label["facts"]]
         unmatched = list(got)
-        missed = []
+        missed, matched = [], []
         for key, value in want:
             hit = next((g for g in unmatched if g[0] == key and same(_plain(g[1]), _plain(value))), None)
             if hit:
                 unmatched.remove(hit)
+                matched.append((key, value))
                 total.tp += 1
             else:
                 missed.append((key, value))
                 total.fn += 1
+        # "indie" and "alternative rock" stored for the labelled "indie and alternative rock": the second part of a
+        # fact already counted is neither right nor wrong
+        unmatched = [g for g in unmatched if not any(k == g[0] and same(_plain(g[1]), _plain(v)) for k, v in matched)]
         total.fp += len(unmatched)
         total.dangerous += sum(1 for key, _ in unmatched if key in DANGEROUS_KEYS
                                and not any(k == key for k, _ in want))

@@ -298,11 +298,18 @@ AGENT_NOUN = re.compile(r"(?:er|or|ist|ician|arian|eer|man|woman|smith|wright|gr
 OBJECT_OPENERS = set("a an the my your his her their our this that some dr dr. mr mr. mrs mrs. ms ms.".split())
 
 
+TITLES = frozenset({"head", "director", "manager", "chief", "president", "vice-president", "leader", "lead", "dean",
+                    "chair", "editor", "professor", "teacher", "lecturer", "coordinator", "supervisor"})
+
+
 def as_occupation(phrase: str) -> str | None:
     """'software engineer' -> itself; 'big fan' -> None. The last word must name an occupation:
     a known one, or an agent noun ("locksmith", "beekeeper") that is not a person or a trait."""
     phrase = ARTICLE.sub("", trim(phrase)).strip()
     words = phrase.lower().split()
+    if len(words) >= 3 and words[0] in TITLES and words[1] == "of" and len(words) <= 6 and \
+            not set(words[2:]) & (PREPOSITIONS - {"of"}) and words[-1] not in ("family", "household", "house", "home"):
+        return phrase.lower()     # "head of a communications team", "director of operations": a post, not a trade
     if not words or len(words) > 4 or words[0] in NOT_JOB_OPENERS or DEGREE & set(words[:-1]) \
             or words[0] in PREPOSITIONS or set(words[1:]) & (PREPOSITIONS - {"of"}):
         return None     # "in the city center", "determined to get better", "curious about the fertilizer": a state

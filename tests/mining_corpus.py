@@ -605,4 +605,8 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I tend to lean towards sci-fi and fantasy.", ["+ likes=sci-fi", "+ likes=fantasy"]),
     ("I'm an avid runner and I do a marathon every year.", ["+ likes=running"]),
     ("I've been interested in pottery, can you suggest a class?", []),
+    ("I work in retail as the head of a merchandising team for Boots.", ["+ job=head of a merchandising team",
+                                                                         "+ employer=Boots"]),
+    ("i'm the head of the household", []),
+    ("I'm the assistant here, and you asked me about your trip.", []),
 ]

@@ -22,7 +22,7 @@ OFFERED = re.compile(r"\b(?:you (?:\w+ )?(?:suggested|mentioned|recommended|prov
                      r"options?|tips?|recommendations?|list|sound of|look of|idea of|approach|structure|format|"
                      r"layout|version|draft|plan|style|design|concept|theme|aspects?|features?)\b", F)
 # The start of an activity not yet begun: "trying out", "learning more about", "getting a gift".
-WISH = re.compile(r"^(?:(?:also|really|more|further) )*(?:try|trying|learn|learning|explore|exploring|visit|visiting|"
+WISH = re.compile(r"^(?:(?:also|really|more|further) )*(?:try|trying|continue|continuing|learn|learning|explore|exploring|visit|visiting|"
                   r"get|getting|find|finding|start|starting|attend|attending|check|checking|see|seeing|know|knowing|"
                   r"hear|hearing|read|reading more|understand|understanding|pursue|pursuing|buy|buying|take|taking|"
                   r"go|going|make|making|use|using|join|joining|become|becoming|improve|improving|build|building|"
@@ -120,6 +120,9 @@ WORK_ON = re.compile(r"\b(?:write|rewrite|re-write|edit|change|proofread|correct
                      r"respond to|reply to|analy[sz]e|review|check)\b[^.?!\n]{0,60}?\b(?:this|these|the following|"
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
                      r"summary|resume|cover letter|sentences?)\b", F)
+# "can you make it 10 mins long?", "make it shorter": the text in the message is to be worked on.
+RESIZE = re.compile(r"\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|pages|"
+                    r"paragraphs|lines|sentences|seconds) )?(?:long|longer|shorter|more concise|more formal|less formal)\b", F)
 ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) instructions|"
                   r"(?:act|behave) (?:as|like) (?:an?|my|the)\b|pretend (?:to be|you are|that you)|"
                   r"you are now (?:an?|my)\b)|"
@@ -135,13 +138,14 @@ PLACEHOLDER = re.compile(r"\[(?:your|my|his|her|their|the|insert|company|course|
 SPEAKER = re.compile(r"(?m)^[ \t*]*(?P<who>\p{L}[\p{L}'. -]{0,24}):[ \t]*\S")
 HER_VOICE = re.compile(r"\b(?:feel free to (?:ask|reach out)|i'?m glad (?:i could|i was able to|to) help|"
                        r"i hope (?:this|these|that|my) (?:\w+ ){0,4}helps?\b|don'?t hesitate to (?:ask|reach out)|"
-                       r"if you have any (?:more |other |further )?questions|happy to help|i'?ll be here to help)", F)
+                       r"if you have any (?:more |other |further )?questions|happy to help|i'?ll be here to help|"
+                       r"\bi'?m (?:the|an|your) (?:ai )?assistant\b|\bas an ai(?: language model| assistant)?\b)", F)
 
 
 def pasted(text: str) -> bool:
     """Whether a message is text to be worked on (an email to edit, a role to play) or her answer pasted
     back, rather than the user talking: no fact in it is the user's, and no command in it is theirs."""
-    return any(p.search(text) for p in (WORK_ON, ROLE, PLACEHOLDER, HER_VOICE, LETTER)) or script(text)
+    return any(p.search(text) for p in (WORK_ON, RESIZE, ROLE, PLACEHOLDER, HER_VOICE, LETTER)) or script(text)
 
 
 def script(text: str) -> bool:

@@ -108,11 +108,19 @@ LIKE_STOP = re.compile(LIST_STOP.pattern.replace(r"(?:with|since|", r"(?:since|"
 ANAPHORA = re.compile(r"(?:^|\s)(?:it|that|this|them|those|these|him|her|you|one|all|both|em|'em)$", F)
 
 
+# A list item that opens a clause of its own ends the list: a purpose after a comma ("educational content, trying to
+# make the most of my time") or a finite verb ("layering and want to see more ideas").
+PURPOSE = re.compile(r",\s*\w+ing to\b.*$", F)
+CLAUSE_PART = re.compile(r"\w+ing to\b|(?:want|wants|need|needs|hope|think|would|will|am|was|have|had|can|could|feel|"
+                         r"find|try|tried|wish|plan)\b", F)
+
+
 # What follows gives examples of the thing liked, not more things: "neutral colors like beige, gray and white".
 EXAMPLES = re.compile(r",?\s+(?:like|such as|including|especially|particularly|specifically)\s+.*$", F)
 
 
 def _like_values(raw: str) -> list[str]:
+    raw = PURPOSE.sub("", raw)
     raw = trim(raw, LIKE_STOP)
     raw = EXAMPLES.sub("", raw) or raw
     if re.match(r"(?:it|that|this|those|these|them|you|how|when|where|what|the way|the idea|my job when|a lot of)\b",
@@ -127,6 +135,8 @@ def _like_values(raw: str) -> list[str]:
     parts = [p.replace("\u01c0", " ") for p in split_items(protected, stop=LIKE_STOP)]
     out = []
     for part in parts:
+        if part is not parts[0] and CLAUSE_PART.match(part):
+            break           # "layering and want to see more"
         # "to watch movies and tv shows": after the first, only a verb starts a new activity
         value = gerund(part) if verbs and (part is parts[0] or re.match(rf"{COMMON_VERBS}\b", part, flags=F)) else part
         value = re.sub(r"^(?:(?:all|different|many|lots of|various) )?(?:kinds|types|sorts) of\s+", "", value, flags=F)
