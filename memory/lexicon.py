@@ -275,7 +275,7 @@ def gerund(phrase: str) -> str:
 
 
 # Agent nouns that are not a job: "i'm a dog lover", "i'm a light sleeper", "i'm a christian".
-NOT_JOBS = set("""lover fan member user person people mother father mom mum dad brother sister daughter son wife
+NOT_JOBS = set("""homebuyer homeowner packer pleaser spender saver overthinker multitasker lover fan member user person people mother father mom mum dad brother sister daughter son wife
 husband partner parent leader winner loser beginner believer follower foreigner stranger survivor dreamer
 thinker talker listener sleeper eater drinker smoker worrier sinner liar riser owner customer voter supporter
 passenger newcomer outsider insider hiker reader gamer runner cyclist traveler traveller learner player
@@ -288,7 +288,8 @@ adult teenager senior minor citizen resident native local immigrant feminist soc
 atheist racist pacifist minimalist idealist environmentalist activist humanist nationalist loner""".split())
 # "i'm not a nurse", "i'm a big fan", "i'm an avid reader", "a native dutch speaker": not a job.
 NOT_JOB_OPENERS = set("""not no never married engaged dating bit little lot huge big good bad great avid keen
-passionate enthusiastic massive true total real die-hard diehard lifelong native fellow proud""".split())
+passionate enthusiastic massive true total real die-hard diehard lifelong native fellow proud hobbyist amateur
+aspiring wannabe would-be weekend recreational casual hobby""".split())
 PREPOSITIONS = set("in at on of with for from by to into onto about near over under after before".split())
 # A degree word says how well or how much, so the noun is a trait: "a pretty cautious driver", "a very good cook".
 DEGREE = set("pretty very quite rather fairly really so too somewhat extremely super terribly decent".split())
@@ -298,6 +299,8 @@ AGENT_NOUN = re.compile(r"(?:er|or|ist|ician|arian|eer|man|woman|smith|wright|gr
 OBJECT_OPENERS = set("a an the my your his her their our this that some dr dr. mr mr. mrs mrs. ms ms.".split())
 
 
+BUSINESSES = frozenset("business shop store restaurant bakery cafe café salon company bar pub farm firm studio gym "
+                       "agency clinic practice franchise startup boutique hotel garage".split())
 TITLES = frozenset({"head", "director", "manager", "chief", "president", "vice-president", "leader", "lead", "dean",
                     "chair", "editor", "professor", "teacher", "lecturer", "coordinator", "supervisor"})
 
@@ -319,6 +322,9 @@ def as_occupation(phrase: str) -> str | None:
     if len(words) > 1 and words[-1] in ("major", "minor"):
         return " ".join(words[:-1]) + " student"      # "an economics major" studies economics
     head = words[-1]
+    if head == "owner" and not set(words[:-1]) & BUSINESSES or head == "speaker" and (
+            set(words[:-1]) & {"native", "non-native", "fluent"} or set(words[:-1]) & LANGUAGES):
+        return None     # "a car owner", "a non-native speaker": a status (a "business owner", a "public speaker" work)
     known = head in OCCUPATIONS or head in OCCUPATION_PLURAL
     if words[0].endswith("ed") and not known:
         return None     # "interested in fitness", "determined": a state of mind ("a registered nurse" is known)
@@ -386,6 +392,10 @@ def as_org(value: str) -> str | None:
     if re.match(r"an?\s+\d", value, flags=F) or re.search(r"\b(?:students|kids|clients|customers|children|pupils|"
                                                           r"patients|family|friends)$", value, flags=F):
         return None     # "a job with a 45-minute commute", "a project for my students": not who employs the user
+    if re.match(r"(?:my|our|his|her|their)\s+(?:(?:elderly|late|old|little|younger|older|baby|little) )?(?:dad|father|"
+                r"mum|mom|mother|parents?|brothers?|sisters?|sons?|daughters?|kids?|children|husband|wife|partner|"
+                r"grand(?:ma|mother|pa|father|parents?)|aunt|uncle|family|friends?|neighbou?rs?|boss)\b", value, flags=F):
+        return None     # "a caregiver for my dad": whom the work is for, not who employs the user
     value = re.sub(r"^the\s+", "", value, flags=F)
     return titled(value) if not value.lower().startswith(("a ", "an ")) else value
 

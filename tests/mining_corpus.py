@@ -609,4 +609,11 @@ CORPUS: list[tuple[str, list[str]]] = [
                                                                          "+ employer=Boots"]),
     ("i'm the head of the household", []),
     ("I'm the assistant here, and you asked me about your trip.", []),
+    # a status or a trait said like a trade
+    ("I'm a first-time homeowner.", []),
+    ("i'm a non-native speaker", []),
+    ("I'm a proud dog owner.", []),
+    ("I'm a coffee shop owner.", ["+ job=coffee shop owner"]),
+    ("I'm a hobbyist photographer.", ["+ likes=photography"]),
+    ("I'm a caregiver for my mum.", ["+ job=caregiver"]),
 ]

@@ -210,7 +210,8 @@ def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
 
 AGENT_HOBBY = {"reader": "reading", "cyclist": "cycling", "hiker": "hiking", "biker": "biking",
                "dancer": "dancing", "skater": "skating", "baker": "baking", "gamer": "gaming", "diver": "diving",
-               "traveler": "travelling", "traveller": "travelling", "collector": "collecting"}
+               "traveler": "travelling", "traveller": "travelling", "collector": "collecting",
+               "photographer": "photography", "golfer": "golf", "gardener": "gardening", "painter": "painting"}
 
 
 def _hobby(noun: str) -> str:
@@ -230,7 +231,7 @@ def _loved(thing: str) -> str:
 
 
 # "i'm an avid reader", "i am a keen cyclist", "i'm a big animal lover", "i'm a huge music lover"
-@rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|enthusiastic|big|huge|massive|great|true|total|"
+@rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|hobbyist|recreational|weekend|passionate|enthusiastic|big|huge|massive|great|true|total|"
       r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2}?)(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)"
       rf"|{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|big|huge|true|lifelong) )*"
       r"(?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)")
