@@ -616,4 +616,8 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I'm a coffee shop owner.", ["+ job=coffee shop owner"]),
     ("I'm a hobbyist photographer.", ["+ likes=photography"]),
     ("I'm a caregiver for my mum.", ["+ job=caregiver"]),
+    # what is singled out after a liked thing; the artist of one's favourite songs
+    ("I love old films, especially Westerns.", ["+ likes=old films", "+ likes=Westerns"]),
+    ("I like a few of your picks, especially Azul.", []),
+    ("I keep humming some of my favorite songs by The Kinks.", ["+ likes=The Kinks"]),
 ]

@@ -48,8 +48,9 @@ FAVORITE = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?P<thing>[a-z][a-z 
 # "as a Sabres fan", "a long-time Arsenal fan": a team, a band or a show one follows, named
 FAN = re.compile(r"\ban? (?:(?:big|huge|long-?time|lifelong|die-?hard|massive|true|loyal) )?"
                  rf"(?P<who>{CAPITALISED}(?:\s+{CAPITALISED}){{0,2}}) fan\b", F)
-# "some of my favorite songs, like "Wonderwall"", "my favorite TV shows, including "The Office"": the examples
-EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\w-]+s,? (?:like|including|such as) "
+# "some of my favorite songs, like "Wonderwall"", "my favorite TV shows, including "The Office"", "my favorite songs by
+# The Beatles": the examples, or the artist
+EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\w-]+s,? (?:like|including|such as|by|from) "
                       r"(?P<items>.+)", F)
 ITEM = re.compile(rf"[\"“](?P<quoted>[^\"”]{{2,60}})[\"”]|(?P<named>{NAMED})")
 
@@ -99,9 +100,10 @@ def _examples(items: str) -> list[str]:
     out = []
     for part in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", items):
         m = ITEM.match(part.strip())
-        if not m or (m["named"] and m["named"].split()[0] in NOT_NAMES):
+        named = (m["named"] or "").split() if m else []
+        if not m or (named and named[0] in NOT_NAMES and not (named[0] == "The" and len(named) > 1)):
             break
-        out.append((m["quoted"] or m["named"]).rstrip("."))
+        out.append(re.sub(r"['’]s$", "", (m["quoted"] or m["named"]).rstrip(".")))     # "The Weeknd's album": The Weeknd
     return out
 
 

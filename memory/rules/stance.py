@@ -56,8 +56,8 @@ def object_form(value: str) -> Object:
         return "hers"
     if re.match(r"the\b", value, flags=F) and not named:
         return "definite"       # "the beach": the general one, or the one in view
-    if OFFERED.search(value) and re.search(r"\byou\b", value, flags=F):
-        return "hers"
+    if OFFERED.search(value) and re.search(r"\byou\b", value, flags=F) or re.search(r"\bof your\b", value, flags=F):
+        return "hers"           # "the structure you provided", "a few of your picks"
     if CLAUSE_INSIDE.search(value):
         return "fragment"       # "bokeh effect I get", "the fact that I can watch shows"
     if re.match(r"an?\s(?:really\s)?(?:good|great|nice)\s", value, flags=F):

@@ -199,13 +199,23 @@ def _likes(m):
 def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
     """One change per liked thing, each with how it was said (stance.lasting decides with the rest of
     the message): the whole object's form ("the ideas, especially X": pointed) or the value's own."""
-    whole = object_form(raw)
+    whole = object_form(EXAMPLES.sub("", raw) or raw)     # "some of the suggestions, especially Codenames": hers
     out = []
     for value in _like_values(raw):
         own = object_form(value)
         form = own if own == "fragment" or whole not in ("hers", "definite", "wish") else whole
         out.append(Change("assert", key, value, said=Said(verb, form)))
+    singled = EMPHASIS.search(raw)
+    if out and singled and object_form(raw[:singled.start()]) not in ("hers", "fragment"):
+        # "a diverse range of musical styles, especially jazz and blues": what is singled out is liked the more
+        out += [Change("assert", key, v, said=Said(verb, object_form(v))) for v in _like_values(singled["items"])
+                if object_form(v) == "thing" and Change("assert", key, v) not in out]
     return out
+
+
+# The things singled out after a liked one: "especially jazz" (not "especially since ...", a clause)
+EMPHASIS = re.compile(r",?\s+(?:especially|particularly|above all)\s+(?P<items>(?!(?:since|because|when|if|after|"
+                      r"before|with|for|in|on|at|as|the ones|those|that|what|how)\b).+)$", F)
 
 
 AGENT_HOBBY = {"reader": "reading", "cyclist": "cycling", "hiker": "hiking", "biker": "biking",
