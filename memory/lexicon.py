@@ -275,7 +275,8 @@ def gerund(phrase: str) -> str:
 
 
 # Agent nouns that are not a job: "i'm a dog lover", "i'm a light sleeper", "i'm a christian".
-NOT_JOBS = set("""homebuyer homeowner packer pleaser spender saver overthinker multitasker lover fan member user person people mother father mom mum dad brother sister daughter son wife
+NOT_JOBS = set("""homebuyer homeowner packer pleaser spender saver overthinker multitasker
+lover fan member user person people mother father mom mum dad brother sister daughter son wife
 husband partner parent leader winner loser beginner believer follower foreigner stranger survivor dreamer
 thinker talker listener sleeper eater drinker smoker worrier sinner liar riser owner customer voter supporter
 passenger newcomer outsider insider hiker reader gamer runner cyclist traveler traveller learner player
@@ -383,6 +384,12 @@ def as_place(value: str) -> str | None:
     return titled(value)
 
 
+# Whom work is done for, not who employs: "my dad", "our neighbours", "my boss".
+KIN = re.compile(r"(?:my|our|his|her|their)\s+(?:(?:elderly|late|old|little|younger|older|baby) )?(?:dad|father|mum|mom|"
+                 r"mother|parents?|brothers?|sisters?|sons?|daughters?|kids?|children|husband|wife|partner|"
+                 r"grand(?:ma|mother|pa|father|parents?)|aunt|uncle|family|friends?|neighbou?rs?|boss)\b", F)
+
+
 def as_org(value: str) -> str | None:
     value = trim(re.split(r"\s+as\s+(?:an?\s+)?", value, maxsplit=1, flags=F)[0])
     if not value or len(value.split()) > 6:
@@ -392,9 +399,7 @@ def as_org(value: str) -> str | None:
     if re.match(r"an?\s+\d", value, flags=F) or re.search(r"\b(?:students|kids|clients|customers|children|pupils|"
                                                           r"patients|family|friends)$", value, flags=F):
         return None     # "a job with a 45-minute commute", "a project for my students": not who employs the user
-    if re.match(r"(?:my|our|his|her|their)\s+(?:(?:elderly|late|old|little|younger|older|baby|little) )?(?:dad|father|"
-                r"mum|mom|mother|parents?|brothers?|sisters?|sons?|daughters?|kids?|children|husband|wife|partner|"
-                r"grand(?:ma|mother|pa|father|parents?)|aunt|uncle|family|friends?|neighbou?rs?|boss)\b", value, flags=F):
+    if KIN.match(value):
         return None     # "a caregiver for my dad": whom the work is for, not who employs the user
     value = re.sub(r"^the\s+", "", value, flags=F)
     return titled(value) if not value.lower().startswith(("a ", "an ")) else value

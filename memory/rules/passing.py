@@ -50,8 +50,8 @@ FAN = re.compile(r"\ban? (?:(?:big|huge|long-?time|lifelong|die-?hard|massive|tr
                  rf"(?P<who>{CAPITALISED}(?:\s+{CAPITALISED}){{0,2}}) fan\b", F)
 # "some of my favorite songs, like "Wonderwall"", "my favorite TV shows, including "The Office"", "my favorite songs by
 # The Beatles": the examples, or the artist
-EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\w-]+s,? (?:like|including|such as|by|from) "
-                      r"(?P<items>.+)", F)
+EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\w-]+s,? "
+                      r"(?:like|including|such as|by|from) (?P<items>.+)", F)
 ITEM = re.compile(rf"[\"“](?P<quoted>[^\"”]{{2,60}})[\"”]|(?P<named>{NAMED})")
 
 # A sentence that gets, wants or imagines one: what it names is not there yet (or any more).
@@ -103,7 +103,8 @@ def _examples(items: str) -> list[str]:
         named = (m["named"] or "").split() if m else []
         if not m or (named and named[0] in NOT_NAMES and not (named[0] == "The" and len(named) > 1)):
             break
-        out.append(re.sub(r"['’]s$", "", (m["quoted"] or m["named"]).rstrip(".")))     # "The Weeknd's album": The Weeknd
+        # "The Weeknd's album": The Weeknd
+        out.append(re.sub(r"['’]s$", "", (m["quoted"] or m["named"]).rstrip(".")))
     return out
 
 

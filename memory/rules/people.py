@@ -199,7 +199,8 @@ VERB_JOBS = {"waitress": "waitress", "bartend": "bartender", "babysit": "babysit
 def _work_in(m):
     if m["job"] and as_occupation(m["job"]):
         # "i work in the IT industry as a software engineer": the field says where, the job is what comes after "as"
-        return [Change("assert", "job", as_occupation(m["job"]))] + each("assert", "employer", [as_org(m["org"]) if m["org"] else None])
+        employer = each("assert", "employer", [as_org(m["org"]) if m["org"] else None])
+        return [Change("assert", "job", as_occupation(m["job"]))] + employer
     if m["f"]:
         field = m["f"].lower()
         return [Change("assert", "job", "IT" if field in ("it", "i.t.") else field)]

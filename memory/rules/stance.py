@@ -22,7 +22,8 @@ OFFERED = re.compile(r"\b(?:you (?:\w+ )?(?:suggested|mentioned|recommended|prov
                      r"options?|tips?|recommendations?|list|sound of|look of|idea of|approach|structure|format|"
                      r"layout|version|draft|plan|style|design|concept|theme|aspects?|features?)\b", F)
 # The start of an activity not yet begun: "trying out", "learning more about", "getting a gift".
-WISH = re.compile(r"^(?:(?:also|really|more|further) )*(?:try|trying|continue|continuing|learn|learning|explore|exploring|visit|visiting|"
+WISH = re.compile(r"^(?:(?:also|really|more|further) )*(?:try|trying|continue|continuing|learn|learning|explore|"
+                  r"exploring|visit|visiting|"
                   r"get|getting|find|finding|start|starting|attend|attending|check|checking|see|seeing|know|knowing|"
                   r"hear|hearing|read|reading more|understand|understanding|pursue|pursuing|buy|buying|take|taking|"
                   r"go|going|make|making|use|using|join|joining|become|becoming|improve|improving|build|building|"
@@ -121,8 +122,9 @@ WORK_ON = re.compile(r"\b(?:write|rewrite|re-write|edit|change|proofread|correct
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
                      r"summary|resume|cover letter|sentences?)\b", F)
 # "can you make it 10 mins long?", "make it shorter": the text in the message is to be worked on.
-RESIZE = re.compile(r"\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|pages|"
-                    r"paragraphs|lines|sentences|seconds) )?(?:long|longer|shorter|more concise|more formal|less formal)\b", F)
+RESIZE = re.compile(r"\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|"
+                    r"pages|paragraphs|lines|sentences|seconds) )?(?:long|longer|shorter|more concise|more formal|"
+                    r"less formal)\b", F)
 ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) instructions|"
                   r"(?:act|behave) (?:as|like) (?:an?|my|the)\b|pretend (?:to be|you are|that you)|"
                   r"you are now (?:an?|my)\b)|"

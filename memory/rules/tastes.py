@@ -178,7 +178,8 @@ def _dislikes(m):
 
 
 # "i like jazz and hiking", "i really love spicy food", "i'm a big fan of chess", "i'm into climbing"
-@rule(rf"i {INTENSIFIER}{LIKE_VERBS} (?P<v>.+)|(?:{IM}|{IVE} (?:(?:always|{NOW}) )*been) {INTENSIFIER}(?:a (?:(?:big|huge|massive|great) )?fan of|"
+@rule(rf"i {INTENSIFIER}{LIKE_VERBS} (?P<v>.+)|(?:{IM}|{IVE} (?:(?:always|{NOW}) )*been) {INTENSIFIER}"
+      r"(?:a (?:(?:big|huge|massive|great) )?fan of|"
       r"(?:really )?into|keen on|passionate about|obsessed with|crazy about|addicted to|(?:very |really )?interested in|"
       r"(?:always |really )?drawn to|"
       r"a (?:(?:big|huge) )?(?:sucker|lover) (?:for|of)) (?P<w>.+)"
@@ -241,10 +242,12 @@ def _loved(thing: str) -> str:
 
 
 # "i'm an avid reader", "i am a keen cyclist", "i'm a big animal lover", "i'm a huge music lover"
-@rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|hobbyist|recreational|weekend|passionate|enthusiastic|big|huge|massive|great|true|total|"
-      r"real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2}?)(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)"
+@rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|hobbyist|recreational|weekend|passionate|enthusiastic|"
+      r"big|huge|massive|great|true|total|real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2}?)"
+      r"(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)"
       rf"|{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|big|huge|true|lifelong) )*"
-      r"(?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)")
+      r"(?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)"
+      r"(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)")
 def _likes_agent(m):
     if m["w"]:
         return [Change("assert", "likes", _loved(m["w"]))]
