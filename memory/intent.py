@@ -9,15 +9,17 @@ CommandKind = Literal["remember", "forget", "list", "why", "wake_word", "ask", "
 
 
 Verb = Literal["tells", "asks", "chooses"]
-Object = Literal["thing", "definite", "hers", "wish", "fragment"]
+Object = Literal["thing", "definite", "hers", "particular", "wish", "fragment"]
 
 
 @dataclass(frozen=True)
 class Said:
     """How a taste was said (memory.rules.stance reads it): `verb` tells ("I love", "I'm a fan of"), asks
-    ("I'm interested in") or chooses ("I prefer X" with nothing it is preferred to: for the matter at hand); `object` is a thing, a definite thing ("the beach": general, or the one in view),
-    something of hers (her suggestion, a thing pointed at), a wish (an activity to start: "trying", "learning
-    more about") or a fragment of a clause."""
+    ("I'm interested in") or chooses ("I prefer X" with nothing it is preferred to: for the matter at hand); `object`
+    is a thing, a definite thing ("the beach": general, or the one in view), something of hers (her suggestion, a
+    thing pointed at), a particular (a quality of what is in view, "the convenience", "the feeling of
+    accomplishment"; one thing of the user's, "the armchair in my living room"), a wish (an activity to start:
+    "trying", "learning more about") or a fragment of a clause."""
     verb: Verb
     object: Object
 

@@ -620,4 +620,10 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I love old films, especially Westerns.", ["+ likes=old films", "+ likes=Westerns"]),
     ("I like a few of your picks, especially Azul.", []),
     ("I keep humming some of my favorite songs by The Kinks.", ["+ likes=The Kinks"]),
+    # a quality of what is in view, one particular thing of the user's, a clause read as a list
+    ("I like the flexibility, but the price worries me.", []),
+    ("i really enjoy the feeling of calm after a long swim", []),
+    ("I love the old rocking chair in my study!", []),
+    ("I enjoy the fact that I can read comics and novels on one tablet.", []),
+    ("I love a wide variety of cuisines, especially Ethiopian food.", ["+ likes=Ethiopian food"]),
 ]

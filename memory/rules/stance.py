@@ -37,6 +37,12 @@ FRAGMENT_START = re.compile(r"^(?:as|especially|particularly|specifically|mainly
                             r"so|of|like|such as|including|but|and|or|if|when|while|than|be it|anywhere|anything|"
                             r"whatever|how|what|where|why|to|for|with|about|at|in|on|by|from|it|they|we|i|you|"
                             r"never|not|sometimes|probably|maybe|more|less|just|also|even|still)\b", F)
+# A quality of what is in view, not a kind of thing one likes: "the convenience", "the feeling of accomplishment",
+# "the smell of my current spray", "a diverse range of musical styles" (what it singles out may be: "especially jazz").
+QUALITY = re.compile(r"^(?:(?:the|a|an)\s+)?(?:[\w-]+,?\s+){0,2}?(?:convenience|flexibility|simplicity|freedom|feeling|"
+                     r"fact|experience|atmosphere|vibes?|taste|smell|sound|look|feel|aftertaste|texture|flavou?r|idea|"
+                     r"thought|variety|mix|range|combination|balance|quality|versatility|affordability|comfort)"
+                     r"(?:\s+of\b|\s+(?:it|they|this|that|you|i)\b|\s*[,;]|\s*$)", F)
 # A clause inside the value: "the bokeh effect I get", "the fact that I can watch shows", "the look it has".
 CLAUSE_INSIDE = re.compile(r"\s(?:i|it|they|we|you|he|she)\s+(?!and\b|or\b)\w+|\bfact that\b", F)
 FRAGMENT_END = re.compile(r"\b(?:the|a|an|of|to|and|or|with|for|in|on|at|by|my|your|their|its|his|her|our|that|"
@@ -48,6 +54,8 @@ def object_form(value: str) -> Object:
     value = value.strip(" \"'“”")
     if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value):
         return "fragment"
+    if QUALITY.match(value) or re.match(r"the\b.*\s(?:in|at|on) (?:my|our)\s", value, flags=F):
+        return "particular"     # "the convenience", "the soft, earthy look it has", "the armchair in my living room"
     # a name right after the determiner: "the Beatles", "The New Yorker" (not "the balconies in Barcelona")
     named = bool(re.match(r"\S+\s+\p{Lu}", value))
     if re.match(r"the\b", value, flags=F) and OFFERED.search(value):
@@ -79,12 +87,12 @@ def object_form(value: str) -> Object:
 def lasting(said: Said, answering: bool) -> bool:
     """Whether a taste said this way is a lasting fact about the user.
 
-    A fragment, a reaction to what is pointed at, or a choice for the matter at hand ("I prefer weighted keys")
+    A fragment, a reaction to what is pointed at, a quality of what is in view, or a choice for the matter at hand ("I prefer weighted keys")
     never is; "the X" with a request or thanks beside it is the one in view. Asking ("interested in") tells a
     lasting interest only of a plain thing, when nothing is asked of her in the same message: "I'm interested in
     art, music and the outdoors" is about the user; "I'm interested in God of War. Can you tell me more?" is a
     request. A telling verb carries a wish as a habit: "I love trying new recipes"."""
-    if said.object in ("fragment", "hers") or said.verb == "chooses":
+    if said.object in ("fragment", "hers", "particular") or said.verb == "chooses":
         return False
     if said.verb == "asks":
         return said.object == "thing" and not answering
@@ -141,7 +149,8 @@ SPEAKER = re.compile(r"(?m)^[ \t*]*(?P<who>\p{L}[\p{L}'. -]{0,24}):[ \t]*\S")
 HER_VOICE = re.compile(r"\b(?:feel free to (?:ask|reach out)|i'?m glad (?:i could|i was able to|to) help|"
                        r"i hope (?:this|these|that|my) (?:\w+ ){0,4}helps?\b|don'?t hesitate to (?:ask|reach out)|"
                        r"if you have any (?:more |other |further )?questions|happy to help|i'?ll be here to help|"
-                       r"\bi'?m (?:the|an|your) (?:ai )?assistant\b|\bas an ai(?: language model| assistant)?\b)", F)
+                       r"\bi'?m (?:the|an|your) (?:ai )?assistant\b|\bas an ai(?: language model| assistant)?\b|"
+                       r"\brespond as (?:the|an?) (?:[\w-]+ )?assistant\b)", F)
 
 
 def pasted(text: str) -> bool:

@@ -204,7 +204,10 @@ def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
     out = []
     for value in _like_values(raw):
         own = object_form(value)
-        form = own if own == "fragment" or whole not in ("hers", "definite", "wish") else whole
+        form = own if own in ("fragment", "particular") or whole not in ("hers", "particular", "definite", "wish") \
+            else whole
+        if out and out[0].said.object == "fragment":
+            form = "fragment"   # "the fact that I can watch shows and movies on my phone": one clause, not a list
         out.append(Change("assert", key, value, said=Said(verb, form)))
     singled = EMPHASIS.search(raw)
     if out and singled and object_form(raw[:singled.start()]) not in ("hers", "fragment"):
