@@ -54,7 +54,6 @@ TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|thoug
                    r"then|currently|as well|either|please|thanks|ok|okay))+\s*$|[\s,;.!?\"']+$", F)
 LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,|\band\b|\bor\b|&|\bplus\b|\bas well as\b|"
                         r"\bnor\b)\s*", F)
-NAMED_THE = re.compile(r"(?-i:[Tt]he\s+\p{Lu})")
 ARTICLE = re.compile(r"^(?:a|an|the|some|any|all|both|either|eating|most|certain|also)\s+", F)
 NON_VALUES = {"", "out", "in", "up", "around", "it", "that", "this", "them", "him", "her", "you", "u", "ya", "there", "here",
               "those", "these", "what", "so", "too", "one", "stuff", "things", "everything",
@@ -104,11 +103,7 @@ def split_items(value: str, max_items: int = 8, stop: re.Pattern = LIST_STOP) ->
     the list ends (commas inside it separate items)."""
     out = []
     for part in LIST_SPLIT.split(trim(value, stop)):
-        part = trim(part, stop)
-        if NAMED_THE.match(part):       # "The Weeknd", "the Beatles": the article is part of the name
-            part = "T" + part[1:]
-        else:
-            part = ARTICLE.sub("", part).strip()
+        part = ARTICLE.sub("", trim(part, stop)).strip()
         if part and part.lower() not in NON_VALUES and len(part) <= 60 and part not in out:
             out.append(part)
     return out[:max_items]

@@ -626,5 +626,4 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I love the old rocking chair in my study!", []),
     ("I enjoy the fact that I can read comics and novels on one tablet.", []),
     ("I love a wide variety of cuisines, especially Ethiopian food.", ["+ likes=Ethiopian food"]),
-    ("I've been obsessed with The Killers lately.", ["+ likes=The Killers"]),
 ]
