@@ -626,4 +626,5 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I love the old rocking chair in my study!", []),
     ("I enjoy the fact that I can read comics and novels on one tablet.", []),
     ("I love a wide variety of cuisines, especially Ethiopian food.", ["+ likes=Ethiopian food"]),
+    ("Can you tell me if this email sounds professional? I'm a nurse and I love my job.", []),
 ]

@@ -129,10 +129,13 @@ WORK_ON = re.compile(r"\b(?:write|rewrite|re-write|edit|change|proofread|correct
                      r"respond to|reply to|analy[sz]e|review|check)\b[^.?!\n]{0,60}?\b(?:this|these|the following|"
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
                      r"summary|resume|cover letter|sentences?)\b", F)
-# "can you make it 10 mins long?", "make it shorter": the text in the message is to be worked on.
+# "can you make it 10 mins long?", "make it shorter", "tell me if this letter is ok": the text in the message is to be
+# worked on.
 RESIZE = re.compile(r"\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|"
                     r"pages|paragraphs|lines|sentences|seconds) )?(?:long|longer|shorter|more concise|more formal|"
-                    r"less formal)\b", F)
+                    r"less formal)\b|\b(?:is|if) (?:this|the|my) (?:letter|e-?mail|essay|message|text|cover letter|"
+                    r"resume|post|draft|speech|paragraph) (?:is |sounds |reads |looks )?(?:ok|okay|good|fine|alright|"
+                    r"right|correct|professional|clear)\b", F)
 ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) instructions|"
                   r"(?:act|behave) (?:as|like) (?:an?|my|the)\b|pretend (?:to be|you are|that you)|"
                   r"you are now (?:an?|my)\b)|"
