@@ -627,4 +627,9 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I enjoy the fact that I can read comics and novels on one tablet.", []),
     ("I love a wide variety of cuisines, especially Ethiopian food.", ["+ likes=Ethiopian food"]),
     ("Can you tell me if this email sounds professional? I'm a nurse and I love my job.", []),
+    # a home, a pet or a diet shared with someone is the user's too
+    ("My husband and I are vegan.", ["+ diet=vegan"]),
+    ("me and my boyfriend live in glasgow", ["+ location=Glasgow"]),
+    ("My wife and I are both allergic to shellfish.", ["+ allergy=shellfish"]),
+    ("My son and I are going to Rome.", []),
 ]

@@ -154,7 +154,7 @@ def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
         if follow:
             changes += follow
             continue
-        sentence = _statement(sentence.strip())
+        sentence = _together(_statement(sentence.strip()))
         body = strip_lead(sentence)
         if not sentence or sentence.endswith("?") or match_start(HYPOTHETICAL, body) or match_start(QUESTION, body):
             continue
@@ -189,6 +189,25 @@ def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
 ASKING_TAIL = re.compile(r",\s+(?:(?:so|and|but|any|now)[\s,]+)?(?=(?:what|which|where|how|who|why|do|does|did|can|"
                          r"could|would|will|is|are|should|any|if you|have you|let me know|please|tell me)\b)|"
                          r"\s+(?:so|and|but)\s+(?=(?:if you|can you|could you|would you|do you|any)\b)", F)
+
+
+# "My wife and I are vegetarian", "me and my girlfriend live in Oslo": a home, a pet or a diet shared is the user's
+# too (a taste said together is left as it is: "my mom and I like to sit outside" is about that outing).
+HOUSEHOLD = (rf"(?:{PARTNER}|family|kids|children|sons?|daughters?|mom|mum|dad|parents|roommates?|flatmates?|"
+             r"housemates?|friends?|sisters?|brothers?)")
+TOGETHER = re.compile(rf"^(?:me and (?:my|our) (?:[\w'-]+ )?{HOUSEHOLD}|(?:my|our) (?:[\w'-]+ )?{HOUSEHOLD} and (?:i|me))"
+                      r"\s+(?:(?:both|all) )?(?P<verb>are|were|have|live|moved|own|eat|just|recently|currently|now|still)\b"
+                      r"(?: (?:both|all)\b)?", F)
+AGREE = {"are": "am", "were": "was"}
+
+
+def _together(sentence: str) -> str:
+    """"my wife and I are vegan" -> "i am vegan": what the user shares with someone, said as the user's."""
+    m = match_start(TOGETHER, sentence)
+    if not m:
+        return sentence
+    verb = m["verb"].lower()
+    return f"i {AGREE.get(verb, m['verb'])}{sentence[m.end():]}"
 
 
 def _statement(sentence: str) -> str:
