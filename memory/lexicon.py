@@ -384,10 +384,13 @@ def as_place(value: str) -> str | None:
     return titled(value)
 
 
+# The user's family and friends, as "my ..." names them (memory.rules reads a household from these, as_org whom work
+# is done for).
+FAMILY = (r"(?:mom|mum|mother|dad|father|parents?|brothers?|sisters?|sons?|daughters?|kids?|children|family|"
+          r"friends?)")
 # Whom work is done for, not who employs: "my dad", "our neighbours", "my boss".
-KIN = re.compile(r"(?:my|our|his|her|their)\s+(?:(?:elderly|late|old|little|younger|older|baby) )?(?:dad|father|mum|mom|"
-                 r"mother|parents?|brothers?|sisters?|sons?|daughters?|kids?|children|husband|wife|partner|"
-                 r"grand(?:ma|mother|pa|father|parents?)|aunt|uncle|family|friends?|neighbou?rs?|boss)\b", F)
+KIN = re.compile(rf"(?:my|our|his|her|their)\s+(?:(?:elderly|late|old|little|younger|older|baby) )?(?:{FAMILY}|"
+                 r"husband|wife|partner|grand(?:ma|mother|pa|father|parents?)|aunt|uncle|neighbou?rs?|boss)\b", F)
 
 
 def as_org(value: str) -> str | None:

@@ -15,7 +15,7 @@ from ..dates import time_words
 from ..intent import Change
 from ..values import kinds, takes
 from ..lexicon import (
-    F, HYPOTHETICAL, IF_ANYWHERE, IVE, LAUGHTER, NOW, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
+    F, FAMILY, HYPOTHETICAL, IF_ANYWHERE, IVE, LAUGHTER, NOW, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
     match_start, search_in, strip_lead,
 )
 from . import health, people, tastes
@@ -193,8 +193,7 @@ ASKING_TAIL = re.compile(r",\s+(?:(?:so|and|but|any|now)[\s,]+)?(?=(?:what|which
 
 # "My wife and I are vegetarian", "me and my girlfriend live in Oslo": a home, a pet or a diet shared is the user's
 # too (a taste said together is left as it is: "my mom and I like to sit outside" is about that outing).
-HOUSEHOLD = (rf"(?:{PARTNER}|family|kids|children|sons?|daughters?|mom|mum|dad|parents|roommates?|flatmates?|"
-             r"housemates?|friends?|sisters?|brothers?)")
+HOUSEHOLD = rf"(?:{PARTNER}|{FAMILY}|roommates?|flatmates?|housemates?)"
 TOGETHER = re.compile(rf"^(?:me and (?:my|our) (?:[\w'-]+ )?{HOUSEHOLD}|(?:my|our) (?:[\w'-]+ )?{HOUSEHOLD} and (?:i|me))"
                       r"\s+(?:(?:both|all) )?(?P<verb>are|were|have|live|moved|own|eat|just|recently|currently|now|still)\b"
                       r"(?: (?:both|all)\b)?", F)

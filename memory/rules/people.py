@@ -197,10 +197,10 @@ VERB_JOBS = {"waitress": "waitress", "bartend": "bartender", "babysit": "babysit
       rf"|i (?:(?:{NOW}|also) )*work (?:(?:full[- ]?time|part[- ]time|nights|days) )?(?:in|at) (?P<w>an? [\w -]+)"
       rf"|(?:i|{IVE}) (?:just )?(?:got|landed|started|found) (?:a |my )?(?:new )?job (?:working )?(?:at|in|with) (?P<x>an? [\w -]+)")
 def _work_in(m):
-    if m["job"] and as_occupation(m["job"]):
+    job = as_occupation(m["job"]) if m["job"] else None
+    if job:
         # "i work in the IT industry as a software engineer": the field says where, the job is what comes after "as"
-        employer = each("assert", "employer", [as_org(m["org"]) if m["org"] else None])
-        return [Change("assert", "job", as_occupation(m["job"]))] + employer
+        return [Change("assert", "job", job)] + each("assert", "employer", [as_org(m["org"]) if m["org"] else None])
     if m["f"]:
         field = m["f"].lower()
         return [Change("assert", "job", "IT" if field in ("it", "i.t.") else field)]

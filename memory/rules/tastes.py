@@ -212,7 +212,7 @@ def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
     singled = EMPHASIS.search(raw)
     if out and singled and object_form(raw[:singled.start()]) not in ("hers", "fragment"):
         # "a diverse range of musical styles, especially jazz and blues": what is singled out is liked the more
-        out += [Change("assert", key, v, said=Said(verb, object_form(v))) for v in _like_values(singled["items"])
+        out += [Change("assert", key, v, said=Said(verb, "thing")) for v in _like_values(singled["items"])
                 if object_form(v) == "thing" and Change("assert", key, v) not in out]
     return out
 
