@@ -632,4 +632,5 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("me and my boyfriend live in glasgow", ["+ location=Glasgow"]),
     ("My wife and I are both allergic to shellfish.", ["+ allergy=shellfish"]),
     ("My son and I are going to Rome.", []),
+    ("Me and my partner live in Cork, do you know any good pubs?", ["+ location=Cork"]),
 ]

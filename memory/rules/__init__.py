@@ -154,7 +154,7 @@ def mine_statements(text: str, mentioned: str | None = None) -> list[Change]:
         if follow:
             changes += follow
             continue
-        sentence = _together(_statement(sentence.strip()))
+        sentence = _statement(_together(sentence.strip()))     # "me and my wife live in Oslo, do you know ...?"
         body = strip_lead(sentence)
         if not sentence or sentence.endswith("?") or match_start(HYPOTHETICAL, body) or match_start(QUESTION, body):
             continue
