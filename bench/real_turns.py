@@ -110,7 +110,7 @@ def score(split: str, labels_path: Path = LABELS) -> Score:
         turn = by_id.get(label["id"])
         if turn is None or turn.sha1 != label["sha1"]:
             raise SystemExit(f"turn {label['id']} is not in {DATA} as labelled; is the data folder the one the README names?")
-        if split != "all" and turn.split != split:
+        if split != "all" and label.get("split", turn.split) != split:
             continue
         total.turns += 1
         got = mined(turn.text)
