@@ -102,14 +102,15 @@ def _plain(value: str) -> str:
     return " ".join(w for w in value.split() if w.lower() not in ("named", "called"))
 
 
-def score(split: str, labels_path: Path = LABELS) -> Score:
+def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None = None) -> Score:
+    """The miner against the labels of one split; by_id: the labelled corpus's turns (LongMemEval's by default)."""
     labels = json.loads(labels_path.read_text())
-    by_id = turns()
+    by_id = turns() if by_id is None else by_id
     total = Score()
     for label in labels:
         turn = by_id.get(label["id"])
         if turn is None or turn.sha1 != label["sha1"]:
-            raise SystemExit(f"turn {label['id']} is not in {DATA} as labelled; is the data folder the one the README names?")
+            raise SystemExit(f"turn {label['id']} is not in the data as labelled; is the data folder the one the README names?")
         if split != "all" and label.get("split", turn.split) != split:
             continue
         total.turns += 1
