@@ -118,8 +118,9 @@ def note(sentence: str) -> tuple[Command, list[Change]] | None:
         return None
     if not said_that and (ADVICE.match(body) or RECALLING.search(sentence[:m.start("v")].rstrip(" ,:-"))):
         return None
-    if OWN_SUBJECT.search(re.split(r"[,.;:!]", sentence[:m.start()])[-1]):
-        return None   # "i'll keep in mind that ...", "the user should laugh and remember ...": not said to her
+    before = re.split(r"[,.;:!]", sentence[:m.start()])[-1]
+    if OWN_SUBJECT.search(before) or re.search(r"\b(?:i|we|he|she|they)\s*$", before, flags=F):
+        return None   # "i'll keep in mind that ...", "and I also remember that ...": not said to her
     inner = mine_statements(body)
     pinned = bool(FOR_GOOD.search(sentence[:m.start("v")]))
     return Command("remember", body, pin=pinned), inner if inner else [Change("assert", "note", body[:500])]

@@ -286,7 +286,8 @@ character disaster hamster killer joker gambler procrastinator perfectionist opt
 romantic vegetarian pescatarian libertarian humanitarian christian guardian veteran grandmother grandfather
 grandma grandpa aunt uncle cousin nephew niece twin fighter lady gentleman man woman gentlewoman boy girl kid
 adult teenager senior minor citizen resident native local immigrant feminist socialist capitalist communist
-atheist racist pacifist minimalist idealist environmentalist activist humanist nationalist loner""".split())
+atheist racist pacifist minimalist idealist environmentalist activist humanist nationalist loner loyalist
+together forever whatever however rather either neither""".split())
 # "i'm not a nurse", "i'm a big fan", "i'm an avid reader", "a native dutch speaker": not a job.
 NOT_JOB_OPENERS = set("""not no never married engaged dating bit little lot huge big good bad great avid keen
 passionate enthusiastic massive true total real die-hard diehard lifelong native fellow proud hobbyist amateur

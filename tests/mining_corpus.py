@@ -633,4 +633,42 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("My wife and I are both allergic to shellfish.", ["+ allergy=shellfish"]),
     ("My son and I are going to Rome.", []),
     ("Me and my partner live in Cork, do you know any good pubs?", ["+ location=Cork"]),
+    # a value understood only with the conversation; how a taste feels; one occasion of the user's
+    ("I love escaping to that world when I read.", []),
+    ("I love getting lost in fantasy worlds.", []),
+    ("i really like making him laugh", []),
+    ("I love hiking on this trail near the lake.", ["+ likes=hiking"]),
+    ("I love going to this park near my house.", []),
+    ("I love cycling along these country lanes.", []),
+    ("I just want to relax and enjoy my holiday.", []),
+    ("I love avocados and never thought of using them in a dessert!", ["+ likes=avocados"]),
+    ("I hate my commute.", ["+ dislikes=my commute"]),
+    ("I'm really drawn to the drummer's loose, swinging feel.", []),
+    # a word for any kind of thing, named by its examples; a relative clause inside a list; a clause after a dash
+    ("I've been really into bands like Wilco and Spoon.", ["+ likes=Wilco", "+ likes=Spoon"]),
+    ("I love novels that explore grief and memory.", ["+ likes=novels that explore grief and memory"]),
+    ("I enjoy the podcast Hardcore History - it's great on long drives.", ["+ likes=podcast Hardcore History"]),
+    ("As I like to say, nothing beats a cold lemonade.", []),
+    # asked about, what is done now or next: not a taste
+    ("I'm interested in participating in a sleep study.", []),
+    ("the flat I'm interested in is listed for rent", []),
+    ("I like the sound of the warm greys, especially the charcoal one.", []),
+    # a fan said of someone else, or of a thing; the speaker's interjection is no pet's name
+    ("I met a Radiohead fan at the bus stop.", []),
+    ("I'm working on a Star Wars fan film.", []),
+    ("I'm a huge Celtics fan.", ["+ likes=Celtics"]),
+    ("Yeah, my cats are the best.", ["+ pet=cats"]),
+    ("We have some chicken in the fridge.", []),
+    # not a trade: a pair's time together, a class taught, a language learned, a loyalty
+    ("We've been together for five years.", []),
+    ("I teach classes on weekends.", []),
+    ("I've been studying Korean for a year.", []),
+    ("I'm a Marriott loyalist.", []),
+    ("I study French at university.", ["+ job=french student"]),
+    # a favourite's place is not the favourite; a recollection with its own subject is no note
+    ("I finished my favorite hot sauce at my cousin's house.", []),
+    ("Oh, and I also remember that the ticket was for row C.", []),
+    # a role to play, a transcript to recap: not the user speaking
+    ("Now assume the role of a travel agent named Priya. I am Priya's manager.", []),
+    ("Imagine you are a chef. My name is Tom and I run the kitchen.", []),
 ]

@@ -34,7 +34,12 @@ ANIMAL_MODIFIERS = r"(?:(?:new|old|little|sweet|senior|rescue|furry|beloved|\d+-
 # A capitalised word after the kind that is its name ("my dog Max", "my cat, Luna,"), or before it ("Max, my dog").
 NAME = r"(?-i:\p{Lu}\p{Ll}+)"
 NOT_NAMES = frozenset({"I", "The", "And", "But", "So", "Or", "Then", "He", "She", "They", "We", "It", "My", "Our",
-                       "Is", "Was", "Has", "Can", "Should", "Would", "Will", "Do", "Does", "Any", "What", "How"})
+                       "Is", "Was", "Has", "Can", "Should", "Would", "Will", "Do", "Does", "Any", "What", "How",
+                       # a word that opens a sentence before a comma: "Yeah, my dogs make me happy"
+                       "Yeah", "Yes", "Yep", "No", "Nope", "Oh", "Ah", "Well", "Wow", "Hey", "Hi", "Hello", "Okay",
+                       "Ok", "Sure", "Thanks", "Haha", "Aww", "Awww", "Lol", "Also", "Now", "Honestly", "Actually",
+                       "Luckily", "Sadly", "Anyway", "Plus", "Today", "Yesterday", "Recently", "Unfortunately",
+                       "Fortunately", "Besides", "Still", "Yup", "Totally", "Absolutely", "Definitely", "Right"})
 ANIMAL = re.compile(rf"(?:(?P<before>{NAME}),\s+)?\b(?:my|our) {ANIMAL_MODIFIERS}(?P<kind>{COMPANIONS})\b"
                     rf"(?!\s+(?:\w+ing|feeder|show)\b)(?:,?\s+(?P<after>{NAME})\b)?", F)
 
@@ -46,8 +51,11 @@ NAMED = rf"{CAPITALISED}(?:\s+{CAPITALISED}){{0,3}}"
 FAVORITE = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?P<thing>[a-z][a-z -]{{1,30}}?),\s+(?P<name>{NAMED})", F)
 
 # "as a Sabres fan", "a long-time Arsenal fan": a team, a band or a show one follows, named
-FAN = re.compile(r"\ban? (?:(?:big|huge|long-?time|lifelong|die-?hard|massive|true|loyal) )?"
-                 rf"(?P<who>{CAPITALISED}(?:\s+{CAPITALISED}){{0,2}}) fan\b", F)
+# (said of the user: "as a", "I'm a", "being a"; not "a chat with a Harry Potter fan", not "a Harry Potter fan project")
+FAN = re.compile(r"\b(?:as|i'?m|i am|being|been|i was)\s+(?:(?:such|also|really|quite|definitely|always|still|"
+                 r"obviously|just) )*an? (?:(?:big|huge|long-?time|lifelong|die-?hard|massive|true|loyal) )?"
+                 rf"(?P<who>{CAPITALISED}(?:\s+{CAPITALISED}){{0,2}}) fan\b(?!\s+(?:project|club|page|art|fiction|"
+                 r"base|mail|account|forum|site|event|convention|theory|film|video|group|community)\b)", F)
 # "some of my favorite songs, like "Wonderwall"", "my favorite TV shows, including "The Office"", "my favorite songs by
 # The Beatles": the examples, or the artist
 EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\w-]+s,? "

@@ -218,8 +218,9 @@ def _work_in(m):
 def _teach(m):
     subject = trim(m["v"])
     agent = {"teach": "teacher", "coach": "coach", "tutor": "tutor"}[m["verb"].lower()]
-    if not word_count_ok(subject, 3) or subject.lower() in NON_VALUES:
-        return []
+    if not word_count_ok(subject, 3) or subject.lower() in NON_VALUES or re.fullmatch(
+            r"(?:some |a few |the )?(?:classes|lessons|courses|people|others|kids|students|sessions)", subject, flags=F):
+        return []       # "i teach classes": what is taught names no subject, and perhaps no job
     return [Change("assert", "job", f"{subject.lower()} {agent}")]
 
 
@@ -234,6 +235,8 @@ def _student(m):
     subject = trim(m["v"])
     if not word_count_ok(subject, 3) or subject.lower() in NON_VALUES or re.match(r"(?:for|hard|late|abroad)\b", subject, flags=F):
         return []
+    if subject.lower() in LANGUAGES and not re.search(r"\s(?:at|in)\s", m.group(0)[m.end("v") - m.start():], flags=F):
+        return []       # "i've been studying japanese": a learner, not a student by trade (at a school, one is)
     return [Change("assert", "job", f"{subject.lower()} student")]
 
 

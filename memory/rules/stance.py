@@ -30,13 +30,14 @@ WISH = re.compile(r"^(?:(?:also|really|more|further) )*(?:try|trying|continue|co
                   r"create|creating|develop|developing|apply|applying|discover|discovering|watch|watching|plan|"
                   r"planning|set|setting|switch|switching|leverage|leveraging|incorporate|incorporating|dive|diving|"
                   r"look|looking|hike|hiking|volunteer|volunteering|adopt|adopting|grow|growing|add|adding|do|"
-                  r"doing)\b", F)
+                  r"doing|participate|participating|help|helping|stay|staying)\b", F)
 # A value that is part of a clause, not a noun phrase: it opens with a subordinator, a preposition or
 # a focus word, or closes on a word that needs more after it.
 FRAGMENT_START = re.compile(r"^(?:as|especially|particularly|specifically|mainly|mostly|since|because|which|who|that|"
                             r"so|of|like|such as|including|but|and|or|if|when|while|than|be it|anywhere|anything|"
                             r"whatever|how|what|where|why|to|for|with|about|at|in|on|by|from|it|they|we|i|you|"
-                            r"never|not|sometimes|probably|maybe|more|less|just|also|even|still)\b", F)
+                            r"never|not|sometimes|probably|maybe|more|less|just|also|even|still|is|are|was|were|has|"
+                            r"have|had|will|would|can|could)\b", F)
 # A quality of what is in view, not a kind of thing one likes: "the convenience", "the feeling of accomplishment",
 # "the smell of my current spray", "a diverse range of musical styles" (what it singles out may be: "especially jazz").
 QUALITY = re.compile(r"^(?:(?:the|a|an)\s+)?(?:[\w-]+,?\s+){0,2}?(?:convenience|flexibility|simplicity|freedom|feeling|"
@@ -45,17 +46,32 @@ QUALITY = re.compile(r"^(?:(?:the|a|an)\s+)?(?:[\w-]+,?\s+){0,2}?(?:convenience|
                      r"(?:\s+of\b|\s+(?:it|they|this|that|you|i)\b|\s*[,;]|\s*$)", F)
 # A clause inside the value: "the bokeh effect I get", "the fact that I can watch shows", "the look it has".
 CLAUSE_INSIDE = re.compile(r"\s(?:i|it|they|we|you|he|she)\s+(?!and\b|or\b)\w+|\bfact that\b", F)
+# A value that needs the conversation to be understood: "escaping to that world", "going to this park", "making him
+# happy". A memory is read a month later, alone.
+DEICTIC = re.compile(r"\s(?:this|these|those)\b|\b(?:to|in|of|at|on|with|from|about|for|into|by)\s+that\b|"
+                     r"\s(?-i:him|them|it)\b", F)
+# One occasion of the user's, not a kind of thing: "my vacation", "my time off", "our trip".
+OCCASION = re.compile(r"(?:my|our)\s+(?:[\w-]+\s+)?(?:vacation|holiday|trip|time off|weekend|day|break|stay|visit|"
+                      r"evening|morning|night|honeymoon|birthday|journey)s?\b", F)
+# How a taste feels, not the taste: "getting lost in fantasy worlds", "sinking into different magical worlds",
+# "being able to flip back through the pages".
+EXPERIENCE = re.compile(r"^(?:getting|being|feeling|becoming) (?:lost|immersed|absorbed|swept|transported|carried away|"
+                        r"sucked|able)\b|^(?:sinking|escaping|entering|losing myself|immersing myself|disappearing)\b", F)
 FRAGMENT_END = re.compile(r"\b(?:the|a|an|of|to|and|or|with|for|in|on|at|by|my|your|their|its|his|her|our|that|"
                           r"which|who|is|are|was|were|be|been)$", F)
 
 
-def object_form(value: str) -> Object:
-    """What a taste's value is, by its own words."""
+def object_form(value: str, pointing: bool = True) -> Object:
+    """What a taste's value is, by its own words. pointing=False for a whole list, whose later clause may point at
+    the first item ("avocados and never thought of using them")."""
     value = value.strip(" \"'“”")
     if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value):
         return "fragment"
-    if QUALITY.match(value) or re.match(r"the\b.*\s(?:in|at|on) (?:my|our)\s", value, flags=F):
-        return "particular"     # "the convenience", "the soft, earthy look it has", "the armchair in my living room"
+    if QUALITY.match(value) or EXPERIENCE.match(value) or pointing and DEICTIC.search(value) or \
+            re.match(r"the\b.*\s(?:in|at|on) (?:my|our)\s|the [\w-]+'s\s", value, flags=F) or OCCASION.match(value):
+        # "the convenience", "the soft, earthy look it has", "the armchair in my living room", "my time off", "the
+        # saxophonist's improvisational skills", "escaping to that world"
+        return "particular"
     # a name right after the determiner: "the Beatles", "The New Yorker" (not "the balconies in Barcelona")
     named = bool(re.match(r"\S+\s+\p{Lu}", value))
     if re.match(r"the\b", value, flags=F) and OFFERED.search(value):
@@ -128,7 +144,8 @@ WORK_ON = re.compile(r"\b(?:write|rewrite|re-write|edit|change|proofread|correct
                      r"shorten|improve|fix|polish|revise|reword|convert|make corrections to|do the same (?:with|for)|"
                      r"respond to|reply to|analy[sz]e|review|check)\b[^.?!\n]{0,60}?\b(?:this|these|the following|"
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
-                     r"summary|resume|cover letter|sentences?)\b", F)
+                     r"summary|resume|cover letter|sentences?|"
+                     r"transcript|caption|headline)\b", F)
 # "can you make it 10 mins long?", "make it shorter", "tell me if this letter is ok": the text in the message is to be
 # worked on.
 RESIZE = re.compile(r"\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|"
@@ -138,7 +155,9 @@ RESIZE = re.compile(r"\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|
                     r"right|correct|professional|clear)\b", F)
 ROLE = re.compile(r"\b(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above) instructions|"
                   r"(?:act|behave) (?:as|like) (?:an?|my|the)\b|pretend (?:to be|you are|that you)|"
-                  r"you are now (?:an?|my)\b)|"
+                  r"you are now (?:an?|my)\b|assume the (?:role|persona) of|imagine (?:that )?you(?:'re| are) (?:an?|"
+                  r"the|my)\b|i will (?:provide|give|send|paste) you (?:with )?(?:an?|the|my) (?:[\w-]+ ){0,3}"
+                  r"(?:transcript|text|e-?mail|essay|draft|article|document)\b)|"
                   r"^\s*you are (?:an?|my|the) (?!(?:great|good|big|huge|real|true|life|star)\b)", F)
 # A letter or an email in the message: its salutation or its sign-off on a line of its own.
 LETTER = re.compile(r"(?m)^\s*(?:dear|hi|hello)\s+[^\n,]{1,40},\s*$|^\s*(?:sincerely|best regards|kind regards|"

@@ -43,6 +43,8 @@ def _fav_value(value: str) -> str | None:
     value = re.sub(r"^(?:probably|definitely|maybe|perhaps|actually|still|always|hands down)\s+", "", trim(value), flags=F)
     if not value or value.lower() in NON_VALUES or len(value.split()) > 6:
         return None
+    if re.match(r"(?:at|in|on|to|for|with|from|by|about|of|as|into|during)\b", value, flags=F):
+        return None     # "my favorite Sweet Baby Ray's at my friend's place": where, not what the favourite is
     if re.match(r"(?:i|i'm|im|i've|it|it's|that|this|you|we|they)\b", value, flags=F):
         return None     # "my favorite team, I'm sure, ...": a clause, not what the favourite is
     return value
@@ -115,19 +117,35 @@ CLAUSE_PART = re.compile(r"\w+ing to\b|(?:want|wants|need|needs|hope|think|would
                          r"find|try|tried|wish|plan)\b", F)
 
 
+# A dash that opens a clause: ""The Motivation Minute" - they're great for getting me pumped up".
+DASH_CLAUSE = re.compile(r"\s+[-–—]\s+(?:they|it|that|which|i|we|he|she|this)\b.*$", F)
+# A place or thing pointed at in the conversation, after the taste: "on this nearby trail", "in that park".
+DEICTIC_PLACE = re.compile(r"\s+(?:on|in|at|to|of|from|near|by|around|with|into|through)\s+(?:this|that|these|those)\b.*$", F)
+# Verbs that say little without where they go: "going to this park" is no taste "going".
+LIGHT_VERBS = r"(?:go|going|come|coming|get|getting|be|being|do|doing|head|heading|return|returning|stay|staying|sit|sitting)\b"
+# A relative clause inside an item: what follows it in the list is its own object, not another taste.
+RELATIVE = re.compile(r"\s(?:that|which|who)\s+(?!and\b|or\b)\w+", F)
+# Words for any kind of thing, which name nothing until their examples do: "artists like Tim Hecker".
+CLASS_WORD = re.compile(r"(?:(?:some|other|different|various|many|lots of|a lot of)\s+)?(?:artists|bands|musicians|"
+                        r"singers|authors|writers|foods|things|stuff|scents|smells|places|people|brands|genres|"
+                        r"styles|names|titles|ones)", F)
 # What follows gives examples of the thing liked, not more things: "neutral colors like beige, gray and white".
 EXAMPLES = re.compile(r",?\s+(?:like|such as|including|especially|particularly|specifically)\s+.*$", F)
 
 
 def _like_values(raw: str) -> list[str]:
-    raw = PURPOSE.sub("", raw)
+    raw = DASH_CLAUSE.sub("", PURPOSE.sub("", raw))
     raw = trim(raw, LIKE_STOP)
+    examples = EXAMPLES.search(raw)
+    if examples and CLASS_WORD.fullmatch(raw[:examples.start()].strip()):
+        # "artists like Tim Hecker and William Basinski": a word for any kind of thing, named by its examples
+        raw = re.sub(r"^,?\s*\w+(?: as)?\s+", "", examples.group(0))
     raw = EXAMPLES.sub("", raw) or raw
     if re.match(r"(?:it|that|this|those|these|them|you|how|when|where|what|the way|the idea|my job when|a lot of)\b",
                 raw, flags=F):
         return []
-    if re.match(r"to (?:be|have|get|make|keep|feel|know|think)\b", raw, flags=F):
-        return []       # "i prefer to be more free spirited": a wish about oneself, not a liked thing
+    if re.match(r"to (?:be|have|get|make|keep|feel|know|think|say|call|tell|believe|imagine)\b", raw, flags=F):
+        return []       # "i prefer to be more free spirited": a wish about oneself; "as i like to say": a saying
     verbs = bool(re.match(r"to\s+\w", raw, flags=F))
     raw = raw[3:].strip() if verbs else raw
     # a letter that no list splits on holds a fixed phrase together: "rockǀandǀroll"
@@ -141,12 +159,22 @@ def _like_values(raw: str) -> list[str]:
         value = gerund(part) if verbs and (part is parts[0] or re.match(rf"{COMMON_VERBS}\b", part, flags=F)) else part
         value = re.sub(r"^(?:(?:all|different|many|lots of|various) )?(?:kinds|types|sorts) of\s+", "", value, flags=F)
         value = LIKE_FRAME.sub("", value).strip()
+        # "taking walks on this nearby trail": the taste, without the place only the conversation knows
+        here = DEICTIC_PLACE.search(value)
+        if here and (len(value[:here.start()].split()) >= 2 or re.fullmatch(r"\w+ing", value[:here.start()])
+                     and not re.match(LIGHT_VERBS, value)):
+            value = value[:here.start()]
         words = value.split()
         if re.match(r"\w+ing (?:it|them|that|this|those)\b", value, flags=F):
             return out      # "to drink it with milk and sugar": what follows belongs to "it"
         if not words or ANAPHORA.search(value) or re.search(r"\bthings$", value, flags=F) or (not verbs and part is not parts[0] and
                                                    re.match(rf"{OWN_CLAUSE_VERBS}\b", part, flags=F)):
             continue
+        if RELATIVE.search(value):
+            # "books that explore diversity and representation": the rest of the list belongs to the clause
+            rest = parts[parts.index(part):]
+            out.append(value if len(rest) == 1 else f"{', '.join(rest[:-1])} and {rest[-1]}")
+            break
         out.append(value)
     # "exploring the ice and snow", "trying new pastries and desserts with my coffee": after a gerund with an
     # object, what does not start an activity of its own belongs to that object
@@ -200,7 +228,8 @@ def _likes(m):
 def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
     """One change per liked thing, each with how it was said (stance.lasting decides with the rest of
     the message): the whole object's form ("the ideas, especially X": pointed) or the value's own."""
-    whole = object_form(EXAMPLES.sub("", raw) or raw)     # "some of the suggestions, especially Codenames": hers
+    # "some of the suggestions, especially Codenames": hers
+    whole = object_form(EXAMPLES.sub("", raw) or raw, pointing=False)
     out = []
     for value in _like_values(raw):
         own = object_form(value)
@@ -210,7 +239,11 @@ def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
             form = "fragment"   # "the fact that I can watch shows and movies on my phone": one clause, not a list
         out.append(Change("assert", key, value, said=Said(verb, form)))
     singled = EMPHASIS.search(raw)
-    if out and singled and object_form(raw[:singled.start()]) not in ("hers", "fragment"):
+    head = raw[:singled.start()] if singled else ""
+    # "the sound of the light neutrals, especially the beige shades" is what she showed; "a diverse range of musical
+    # styles, especially jazz" is not
+    if out and singled and object_form(head) not in ("hers", "fragment") and not (
+            object_form(head) == "particular" and re.match(r"the\b", head, flags=F)):
         # "a diverse range of musical styles, especially jazz and blues": what is singled out is liked the more
         out += [Change("assert", key, v, said=Said(verb, "thing")) for v in _like_values(singled["items"])
                 if object_form(v) == "thing" and Change("assert", key, v) not in out]
@@ -290,6 +323,10 @@ def _pet_values(raw: str) -> list[str]:
             continue
         count = re.match(rf"(?P<c>{COUNT})\s", item.strip(), flags=F)
         kind = pm["kind"].lower()
+        if count and count["c"].lower() == "some" and singular(kind) == kind:
+            continue        # "we have some chicken": food, not an animal kept
+        if re.match(r"(?:few|several|many|more|lots|plenty)\s", kind, flags=F):
+            continue        # "we got a few fish": a catch
         if count and count["c"].lower() not in ("a", "an", "one"):
             kind = f"{count['c'].lower()} {kind}"
         out.append(f"{kind} named {titled(pm['name'])}" if pm["name"] else kind)
