@@ -46,9 +46,9 @@ STOP_WORDS = (
     r"thursday|friday|saturday|sunday)|during (?:the )?\w+|on the side|part[- ]time|full[- ]?time|"
     r"at night|on (?:the )?weekends?|at weekends?|to (?:pay|make|earn|support|supplement|help|get by|cover)")
 # Where an open value (a place, a company) stops: "paris with my wife", "google since 2019".
-VALUE_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[,;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
+VALUE_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|,|$).*$|\s*[,;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
 # The same for lists, where commas separate items: "shellfish, eggs and tree nuts".
-LIST_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|$).*$|\s*[;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
+LIST_STOP = re.compile(rf"\s+(?:{STOP_WORDS})(?:\s|,|$).*$|\s*[;!?](?:\s|$).*$|\.(?:\s.*)?$", F)
 TRAIL = re.compile(r"(?:\s+(?:now|anymore|any more|again|actually|too|also|though|lol|haha|originally|lately|a lot|"
                    r"the (?:best|most)|so much|very much|more than anything|"
                    r"then|currently|as well|either|please|thanks|ok|okay))+\s*$|[\s,;.!?\"']+$", F)

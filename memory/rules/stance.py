@@ -42,8 +42,9 @@ FRAGMENT_START = re.compile(r"^(?:as|especially|particularly|specifically|mainly
 # "the smell of my current spray", "a diverse range of musical styles" (what it singles out may be: "especially jazz").
 QUALITY = re.compile(r"^(?:(?:the|a|an)\s+)?(?:[\w-]+,?\s+){0,2}?(?:convenience|flexibility|simplicity|freedom|feeling|"
                      r"fact|experience|atmosphere|vibes?|taste|smell|sound|look|feel|aftertaste|texture|flavou?r|idea|"
-                     r"thought|variety|mix|range|combination|balance|quality|versatility|affordability|comfort)"
-                     r"(?:\s+of\b|\s+(?:it|they|this|that|you|i)\b|\s*[,;]|\s*$)", F)
+                     r"thought|variety|mix|range|combination|balance|quality|versatility|affordability|comfort|"
+                     r"connection|energy|diversity|support|challenge|thrill|rush|satisfaction|sense|excitement)"
+                     r"(?:\s+(?:of|to|from)\b|\s+(?:it|they|this|that|you|i)\b|\s*[,;]|\s+(?-i:\p{Lu})\w*\s*$|\s*$)", F)
 # A clause inside the value: "the bokeh effect I get", "the fact that I can watch shows", "the look it has".
 CLAUSE_INSIDE = re.compile(r"\s(?:i|it|they|we|you|he|she)\s+(?!and\b|or\b)\w+|\bfact that\b", F)
 # A value that needs the conversation to be understood: "escaping to that world", "going to this park", "making him
@@ -53,6 +54,8 @@ DEICTIC = re.compile(r"\s(?:this|these|those)\b|\b(?:to|in|of|at|on|with|from|ab
 # One occasion of the user's, not a kind of thing: "my vacation", "my time off", "our trip".
 OCCASION = re.compile(r"(?:my|our)\s+(?:[\w-]+\s+)?(?:vacation|holiday|trip|time off|weekend|day|break|stay|visit|"
                       r"evening|morning|night|honeymoon|birthday|journey)s?\b", F)
+# Some items counted are those in view: "two projects in particular", "three of the recipes".
+COUNTED = re.compile(r"(?:two|three|four|five|six|\d+|a couple of|a pair of)\s", F)
 # How a taste feels, not the taste: "getting lost in fantasy worlds", "sinking into different magical worlds",
 # "being able to flip back through the pages".
 EXPERIENCE = re.compile(r"^(?:getting|being|feeling|becoming) (?:lost|immersed|absorbed|swept|transported|carried away|"
@@ -67,7 +70,7 @@ def object_form(value: str, pointing: bool = True) -> Object:
     value = value.strip(" \"'“”")
     if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value):
         return "fragment"
-    if QUALITY.match(value) or EXPERIENCE.match(value) or pointing and DEICTIC.search(value) or \
+    if QUALITY.match(value) or EXPERIENCE.match(value) or COUNTED.match(value) or pointing and DEICTIC.search(value) or \
             re.match(r"the\b.*\s(?:in|at|on) (?:my|our)\s|the [\w-]+'s\s", value, flags=F) or OCCASION.match(value):
         # "the convenience", "the soft, earthy look it has", "the armchair in my living room", "my time off", "the
         # saxophonist's improvisational skills", "escaping to that world"

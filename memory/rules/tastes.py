@@ -113,10 +113,14 @@ ANAPHORA = re.compile(r"(?:^|\s)(?:it|that|this|them|those|these|him|her|you|one
 # A list item that opens a clause of its own ends the list: a purpose after a comma ("educational content, trying to
 # make the most of my time") or a finite verb ("layering and want to see more ideas").
 PURPOSE = re.compile(r",\s*\w+ing to\b.*$", F)
-CLAUSE_PART = re.compile(r"\w+ing to\b|(?:want|wants|need|needs|hope|think|would|will|am|was|have|had|can|could|feel|"
-                         r"find|try|tried|wish|plan)\b", F)
+CLAUSE_PART = re.compile(r"\w+ing to\b|(?:want|wants|wanted|need|needs|needed|hope|hoped|think|thought|would|will|am|"
+                         r"was|have|had|can|could|feel|felt|find|found|try|tried|wish|plan|planned|decided|started|"
+                         r"began)\b", F)
 
 
+# A comma that opens a clause: "fantasy movies, they're a great escape and get my imagination going".
+COMMA_CLAUSE = re.compile(r",\s*(?:they|it|that|this|those|these|he|she|we|i)(?:'re|'s|'m|'ve|\s+(?:are|is|was|were|"
+                          r"have|has|am|make|made|get|give|keep|help|let))\b.*$", F)
 # A dash that opens a clause: ""The Motivation Minute" - they're great for getting me pumped up".
 DASH_CLAUSE = re.compile(r"\s+[-–—]\s+(?:they|it|that|which|i|we|he|she|this)\b.*$", F)
 # A place or thing pointed at in the conversation, after the taste: "on this nearby trail", "in that park".
@@ -134,7 +138,7 @@ EXAMPLES = re.compile(r",?\s+(?:like|such as|including|especially|particularly|s
 
 
 def _like_values(raw: str) -> list[str]:
-    raw = DASH_CLAUSE.sub("", PURPOSE.sub("", raw))
+    raw = COMMA_CLAUSE.sub("", DASH_CLAUSE.sub("", PURPOSE.sub("", raw)))
     raw = trim(raw, LIKE_STOP)
     examples = EXAMPLES.search(raw)
     if examples and CLASS_WORD.fullmatch(raw[:examples.start()].strip()):
