@@ -671,4 +671,12 @@ CORPUS: list[tuple[str, list[str]]] = [
     # a role to play, a transcript to recap: not the user speaking
     ("Now assume the role of a travel agent named Priya. I am Priya's manager.", []),
     ("Imagine you are a chef. My name is Tom and I run the kitchen.", []),
+    # preference said of the thing, or as the reason given; a transitive verb alone or a reflexive one says nothing
+    ("Roast chicken is one of my favorites.", ["+ likes=Roast chicken"]),
+    ("Board games are my thing.", ["+ likes=Board games"]),
+    ("i'm all about sci-fi and horror", ["+ likes=sci-fi", "+ likes=horror"]),
+    ("I'm more into jazz these days.", ["+ likes=jazz"]),
+    ("That's exactly why I love hiking.", ["+ likes=hiking"]),
+    ("It's why I enjoy playing and pushing myself.", []),
+    ("Can you tell me why I love jazz?", []),
 ]

@@ -50,7 +50,10 @@ CLAUSE_INSIDE = re.compile(r"\s(?:i|it|they|we|you|he|she)\s+(?!and\b|or\b)\w+|\
 # A value that needs the conversation to be understood: "escaping to that world", "going to this park", "making him
 # happy". A memory is read a month later, alone.
 DEICTIC = re.compile(r"\s(?:this|these|those)\b|\b(?:to|in|of|at|on|with|from|about|for|into|by)\s+that\b|"
-                     r"\s(?-i:him|them|it)\b", F)
+                     r"\s(?-i:him|them|it)\b|\smyself\b", F)
+# A verb that needs its object, alone: "playing", "doing", "helping" (not "reading", "cooking": a pastime alone).
+BARE = re.compile(r"(?:playing|doing|making|having|getting|going|helping|watching|using|taking|giving|seeing|trying|"
+                  r"pushing|finding|keeping|putting|bringing|help|play|do|make)", F)
 # One occasion of the user's, not a kind of thing: "my vacation", "my time off", "our trip".
 OCCASION = re.compile(r"(?:my|our)\s+(?:[\w-]+\s+)?(?:vacation|holiday|trip|time off|weekend|day|break|stay|visit|"
                       r"evening|morning|night|honeymoon|birthday|journey)s?\b", F)
@@ -68,7 +71,7 @@ def object_form(value: str, pointing: bool = True) -> Object:
     """What a taste's value is, by its own words. pointing=False for a whole list, whose later clause may point at
     the first item ("avocados and never thought of using them")."""
     value = value.strip(" \"'“”")
-    if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value):
+    if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value) or BARE.fullmatch(value):
         return "fragment"
     if QUALITY.match(value) or EXPERIENCE.match(value) or COUNTED.match(value) or pointing and DEICTIC.search(value) or \
             re.match(r"the\b.*\s(?:in|at|on) (?:my|our)\s|the [\w-]+'s\s", value, flags=F) or OCCASION.match(value):

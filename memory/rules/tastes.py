@@ -212,7 +212,8 @@ def _dislikes(m):
 # "i like jazz and hiking", "i really love spicy food", "i'm a big fan of chess", "i'm into climbing"
 @rule(rf"i {INTENSIFIER}{LIKE_VERBS} (?P<v>.+)|(?:{IM}|{IVE} (?:(?:always|{NOW}) )*been) {INTENSIFIER}"
       r"(?:a (?:(?:big|huge|massive|great) )?fan of|"
-      r"(?:really )?into|keen on|passionate about|obsessed with|crazy about|addicted to|(?:very |really )?interested in|"
+      r"(?:really |more |much more |mostly )?into|keen on|passionate about|obsessed with|crazy about|addicted to|"
+      r"all about|big on|(?:very |really )?interested in|"
       r"(?:always |really )?drawn to|"
       r"a (?:(?:big|huge) )?(?:sucker|lover) (?:for|of)) (?P<w>.+)"
       r"|i (?:also )?(?:prefer|have a (?:soft spot|weakness|passion|thing) for) (?P<x>.+)"
@@ -283,6 +284,7 @@ def _loved(thing: str) -> str:
 
 # "i'm an avid reader", "i am a keen cyclist", "i'm a big animal lover", "i'm a huge music lover"
 @rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|hobbyist|recreational|weekend|passionate|enthusiastic|"
+      r"expert|experienced|seasoned|devoted|dedicated|regular|self-taught|budding|"
       r"big|huge|massive|great|true|total|real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2}?)"
       r"(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)"
       rf"|{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|big|huge|true|lifelong) )*"
@@ -299,12 +301,21 @@ def _likes_agent(m):
     return [Change("assert", "likes", " ".join([*words[:-1], _hobby(words[-1])]))]
 
 
-# "horror movies are my favorites", "pizza is my favourite"
+# "horror movies are my favorites", "pizza is my favourite", "the hobbit is one of my favorites too", "epic adventures
+# are my thing", "cooking and baking are my creative outlets"
 @rule(rf"(?!(?:i|it|that|this|what|which|who|there|they|he|she|you|we)\b)(?P<v>[\w' -]{{1,40}}?) (?:is|are) "
-      rf"(?:(?:definitely|probably|totally|still|always) )?my (?:absolute |all[- ]time )?{FAV}s?\s*[.!]*$",
-      needs=FAV_WORDS)
+      rf"(?:(?:definitely|probably|totally|still|always|also|easily) )?(?:one of |among )?my (?:absolute |all[- ]time |top )?"
+      rf"(?:{FAV}s?|faves|thing|jam|go-to|top picks?|(?:creative )?outlets?|passions?|hobb(?:y|ies))"
+      r"(?: too| as well)?\s*[.!]*$",
+      needs=(*FAV_WORDS, "fave", "thing", "jam", "go-to", "pick", "outlet", "passion", "hobb"))
 def _likes_favorite(m):
     return each("assert", "likes", _like_values(m["v"]))
+
+
+# "that is why i love basketball", "it reminded me why i love writing": the reason given, the love stated
+@rule(rf"(?:.*?\s)?(?:why|the reason(?: why| that)?) i {INTENSIFIER}(?:love|like|enjoy|adore) (?P<v>.+)", needs=("why", "reason"))
+def _likes_why(m):
+    return _tastes("likes", "tells", m["v"])
 
 
 # --- pets ------------------------------------------------------------------------------------
