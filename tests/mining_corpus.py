@@ -679,4 +679,11 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("That's exactly why I love hiking.", ["+ likes=hiking"]),
     ("It's why I enjoy playing and pushing myself.", []),
     ("Can you tell me why I love jazz?", []),
+    # favourites among several, a pseudo-cleft, "my favorite thing", a go-to, a fan too; more companions
+    ("Two of my favorites are \"Dune\" and \"Hyperion\".", ["+ likes=Dune", "+ likes=Hyperion"]),
+    ("Slow jazz ballads are what I enjoy most.", ["+ likes=Slow jazz ballads"]),
+    ("my favorite thing is mint ice cream", ["+ likes=mint ice cream"]),
+    ("Cumin is my go-to spice.", ["+ favorite_spice=Cumin"]),
+    ("I'm a big board game fan too!", ["+ likes=board games"]),
+    ("I'm taking my snake to the vet tomorrow.", ["+ pet=snake"]),
 ]

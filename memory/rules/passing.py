@@ -28,7 +28,8 @@ from .tastes import FAV, fav_key, singular
 COMPANIONS = (r"(?:dogs?|pupp(?:y|ies)|cats?|kittens?|kitty|parrots?|budgies?|hamsters?|rabbits?|bunn(?:y|ies)|"
               r"guinea pigs?|ferrets?|gerbils?|chinchillas?|hedgehogs?|tortoises?|geckos?|bearded dragons?|"
               r"cockatiels?|canar(?:y|ies)|retrievers?|labradors?|poodles?|terriers?|spaniels?|beagles?|"
-              r"dachshunds?|chihuahuas?|corgis?|huskies|husky|pugs?|greyhounds?)")
+              r"dachshunds?|chihuahuas?|corgis?|huskies|husky|pugs?|greyhounds?|snakes?|lizards?|iguanas?|"
+              r"turtles?|axolotls?)")
 ANIMAL_MODIFIERS = r"(?:(?:new|old|little|sweet|senior|rescue|furry|beloved|\d+-year-old) )*"
 
 # A capitalised word after the kind that is its name ("my dog Max", "my cat, Luna,"), or before it ("Max, my dog").

@@ -13,8 +13,8 @@ from .stance import object_form
 
 
 # --- favourites ------------------------------------------------------------------------------
-FAV = r"(?:favou?rite|fav|fave|most loved|preferred)"
-FAV_WORDS = ("fav", "most loved", "preferred")
+FAV = r"(?:favou?rite|fav|fave|most loved|preferred|go-to)"
+FAV_WORDS = ("fav", "most loved", "preferred", "go-to")
 THING_ALIASES = {"programming_language": "language", "coding_language": "language",
                  "colour": "color", "programming_languages": "language", "colours": "color",
                  "movie_of_all_time": "movie", "tv_show": "show", "tv_series": "show"}
@@ -62,6 +62,8 @@ def _fav_retract(m):
       r" must be| is probably| is definitely| these days is| right now is| at the moment is) (?P<v>.+)")
 def _fav(m):
     key, value = fav_key(m["t"]), _fav_value(m["v"])
+    if not key and value and re.fullmatch(r"things?(?: to do)?", m["t"].strip(), flags=F):
+        return _tastes("likes", "tells", value)     # "my favorite thing is hawaiian pizza": a taste, of no kind
     return [Change("assert", key, value)] if key and value else []
 
 
@@ -278,7 +280,7 @@ def _hobby(noun: str) -> str:
 def _loved(thing: str) -> str:
     """'animal' (of "animal lover") -> 'animals'; 'music' stays."""
     thing = thing.lower()
-    countable = re.fullmatch(rf"{PETS}|animal|book|plant|horse|car|bird", thing, flags=F)
+    countable = re.fullmatch(rf"{PETS}|animal|book|plant|horse|car|bird|(?:video |board |card )?game", thing, flags=F)
     return thing + "s" if countable and not thing.endswith("s") else thing
 
 
@@ -286,7 +288,7 @@ def _loved(thing: str) -> str:
 @rule(rf"{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|hobbyist|recreational|weekend|passionate|enthusiastic|"
       r"expert|experienced|seasoned|devoted|dedicated|regular|self-taught|budding|"
       r"big|huge|massive|great|true|total|real|die-?hard|lifelong) )+(?P<v>[\w-]+(?: [\w-]+){0,2}?)"
-      r"(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)"
+      r"(?:(?:\s+(?:too|as well|myself))?\s*[.!]*$|\s+(?:and|but|so|who|which)\s)"
       rf"|{IM} (?:(?:{NOW}|also) )*an? (?:(?:avid|keen|amateur|passionate|big|huge|true|lifelong) )*"
       r"(?P<w>[\w-]+(?: [\w-]+)?) (?:lover|enthusiast|nut|buff|fanatic|junkie)"
       r"(?:\s*[.!]*$|\s+(?:and|but|so|who|which)\s)")
@@ -310,6 +312,17 @@ def _likes_agent(m):
       needs=(*FAV_WORDS, "fave", "thing", "jam", "go-to", "pick", "outlet", "passion", "hobb"))
 def _likes_favorite(m):
     return each("assert", "likes", _like_values(m["v"]))
+
+
+# "two of my favorites are "the stormlight archive" and "kingkiller chronicle"", "one of my favorites is a track called
+# "savana"", "epic fantasy series are what i enjoy reading"
+@rule(rf"(?:one|two|three|some|a few|a couple) of my (?:absolute |all[- ]time |top )?(?:{FAV}s|faves) (?:are|is|include|would be) "
+      r"(?:(?:a|an|the) (?:\w+ )?(?:called|named) )?(?P<v>.+)"
+      r"|(?!(?:i|it|that|this|what|which|who|there|they|he|she|you|we)\b)(?P<w>[\w' -]{1,60}?) (?:is|are) what i "
+      r"(?:(?:really|most|truly) )?(?:love|enjoy|like)(?: \w+ing)?(?: (?:the )?most)?\s*[.!]*$",
+      needs=(*FAV_WORDS, "fave", "what i"))
+def _likes_among(m):
+    return _tastes("likes", "tells", m["v"] or m["w"])
 
 
 # "that is why i love basketball", "it reminded me why i love writing": the reason given, the love stated
