@@ -159,6 +159,7 @@ DIETS = {
 DIET = r"(?P<diet>" + "|".join(sorted(map(re.escape, DIETS), key=len, reverse=True)) + r")"
 
 OCCUPATIONS = set("""
+agent attendant specialist representative executive associate paralegal
 accountant actor actress analyst architect artist assistant astronaut attorney author baker
 banker barber barista bartender biologist bookkeeper builder butcher carpenter cashier chef
 chemist cleaner clerk coach consultant contractor cook counselor counsellor courier dancer
@@ -315,7 +316,8 @@ def as_occupation(phrase: str) -> str | None:
     if len(words) >= 3 and words[0] in TITLES and words[1] == "of" and len(words) <= 6 and \
             not set(words[2:]) & (PREPOSITIONS - {"of"}) and words[-1] not in ("family", "household", "house", "home"):
         return phrase.lower()     # "head of a communications team", "director of operations": a post, not a trade
-    if not words or len(words) > 4 or words[0] in NOT_JOB_OPENERS or DEGREE & set(words[:-1]) \
+    opener = bool(words) and words[0] in NOT_JOB_OPENERS and words[:2] != ["real", "estate"]   # "a real estate agent" works
+    if not words or len(words) > 4 or opener or DEGREE & set(words[:-1]) \
             or words[0] in PREPOSITIONS or set(words[1:]) & (PREPOSITIONS - {"of"}):
         return None     # "in the city center", "determined to get better", "curious about the fertilizer": a state
                         # or a place, not a trade (a job's own "at"/"for" is split off before; "professor of law" is one)

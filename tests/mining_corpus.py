@@ -686,4 +686,12 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("Cumin is my go-to spice.", ["+ favorite_spice=Cumin"]),
     ("I'm a big board game fan too!", ["+ likes=board games"]),
     ("I'm taking my snake to the vet tomorrow.", ["+ pet=snake"]),
+    # a trade with where it is done, two trades, a compound trade; born, said with "actually"; a polite "if" is no
+    # hypothetical; asked to compose, the user still speaks of themself
+    ("I'm a real estate agent in Des Moines, Iowa.", ["+ job=real estate agent"]),
+    ("I am a career coach and an Instagram influencer.", ["+ job=career coach"]),
+    ("I was actually born in Manila.", ["+ hometown=Manila"]),
+    ("I'm worried about my dog's teeth and was wondering if you could help.", ["+ pet=dog"]),
+    ("I'm a florist in Galway. Write me an email to my suppliers about Easter orders.", ["+ job=florist"]),
+    ("Proofread this: I'm a florist in Galway and I love tulips.", []),
 ]

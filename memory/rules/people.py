@@ -100,7 +100,7 @@ def _location(m):
 
 
 # "i was born in 1990" -> birthday; "i was born in leeds" -> hometown
-@rule(rf"(?:{IM} (?:originally )?from|i (?:originally )?come from|i grew up (?:in|on)|i was (?:born|raised)"
+@rule(rf"(?:{IM} (?:originally )?from|i (?:originally )?come from|i grew up (?:in|on)|i was (?:(?:actually|originally) )?(?:born|raised)"
       r"(?: and (?:raised|bred))? in|i was raised on|my (?:hometown|home town) is|{IM} a native of) (?P<v>.+)")
 def _hometown(m):
     value = trim(m["v"])
@@ -167,7 +167,8 @@ def _job_activity(m):
 def _job(m):
     if re.match(r"\w+ing\b", m["v"], flags=F) and not re.search(r"\ban?\s+$", m.string[:m.start("v")], flags=F):
         return []   # "i'm building models", "i'm trying to get better": what one is doing, not what one is
-    job = as_occupation(m["v"])
+    # "a real estate agent in Des Moines": where it is done; "a career coach and an influencer": the first trade
+    job = as_occupation(re.sub(r"\s+(?:in|from|near|based in) (?-i:\p{Lu}).*$|,?\s+and an?\s.*$", "", m["v"], flags=F))
     if not job:
         return []
     org = m["org"]

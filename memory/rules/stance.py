@@ -146,7 +146,7 @@ def answers_her(sentence: str) -> bool:
 
 
 # Text the user brought to be worked on, or her own words pasted back: not the user speaking of themself.
-WORK_ON = re.compile(r"\b(?:write|rewrite|re-write|edit|change|proofread|correct|summari[sz]e|translate|paraphrase|"
+WORK_ON = re.compile(r"\b(?:rewrite|re-write|edit|change|proofread|correct|summari[sz]e|translate|paraphrase|"
                      r"shorten|improve|fix|polish|revise|reword|convert|make corrections to|do the same (?:with|for)|"
                      r"respond to|reply to|analy[sz]e|review|check)\b[^.?!\n]{0,60}?\b(?:this|these|the following|"
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
