@@ -19,6 +19,11 @@ a rubric that also counts a habit as a taste ("I've been taking guitar lessons" 
 persona-chat's does not; scored before any change made for it: precision 0.91, recall 0.27. Labels marked fired4: the
 46 unlabelled dev turns where the miner fired after that batch's changes, labelled the same way before the next
 ones: precision 0.74 (0.81 counting a part of a labelled list as above), recall 0.70; after: 0.89, 0.70.
+Labels marked fired5 / cue5 / random5 are a fifth batch (2026-12-07, third session), drawn from the held half: every
+unlabelled held turn where the miner then fired (220), 100 with a first-person cue and 50 at random, labelled blind by
+the same rubric and scored before any change: precision 0.61, recall 0.62, 7 dangerous. The dev part had run out of
+turns where the miner fires, so this batch was split again, by the sha1's next eight hex digits, before any of its
+misses was read: 183 turns carry "split": "dev" (tuned on), 187 stay held. A label's own "split" wins over the hash.
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
 as whole words); a stored value that is part of a labelled fact another stored value already matched ("indie"

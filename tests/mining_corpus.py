@@ -694,4 +694,9 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I'm worried about my dog's teeth and was wondering if you could help.", ["+ pet=dog"]),
     ("I'm a florist in Galway. Write me an email to my suppliers about Easter orders.", ["+ job=florist"]),
     ("Proofread this: I'm a florist in Galway and I love tulips.", []),
+    # a plant named for an animal; one thing written with "&"; what a wish singles out; one of those in view
+    ("I watered my snake plant today.", []),
+    ("I'm more into hip-hop and R&B.", ["+ likes=hip-hop", "+ likes=R&B"]),
+    ("I'm interested in trying Basque food, especially pintxos.", []),
+    ("One of my favorites is a shot of the harbour at dawn.", []),
 ]

@@ -42,7 +42,7 @@ NOT_NAMES = frozenset({"I", "The", "And", "But", "So", "Or", "Then", "He", "She"
                        "Luckily", "Sadly", "Anyway", "Plus", "Today", "Yesterday", "Recently", "Unfortunately",
                        "Fortunately", "Besides", "Still", "Yup", "Totally", "Absolutely", "Definitely", "Right"})
 ANIMAL = re.compile(rf"(?:(?P<before>{NAME}),\s+)?\b(?:my|our) {ANIMAL_MODIFIERS}(?P<kind>{COMPANIONS})\b"
-                    rf"(?!\s+(?:\w+ing|feeder|show)\b)(?:,?\s+(?P<after>{NAME})\b)?", F)
+                    rf"(?!\s+(?:\w+ing|feeder|show|plants?|trees?)\b)(?:,?\s+(?P<after>{NAME})\b)?", F)
 
 # A capitalised word of a name ("Emma", "LeBron", "O'Neil"), and a name of up to four of them ("The Office").
 CAPITALISED = r"(?-i:\p{Lu}[\w'&.-]*)"

@@ -156,7 +156,8 @@ def _like_values(raw: str) -> list[str]:
     raw = raw[3:].strip() if verbs else raw
     # a letter that no list splits on holds a fixed phrase together: "rockǀandǀroll"
     protected = FIXED_AND.sub(lambda m: m.group(0).replace(" ", "\u01c0"), raw)
-    parts = [p.replace("\u01c0", " ") for p in split_items(protected, stop=LIKE_STOP)]
+    protected = re.sub(r"(?<!\w)(\w)\s?&\s?(\w)(?!\w)", "\\1\u01c1\\2", protected)     # "R&B", "B&B": one thing
+    parts = [p.replace("\u01c0", " ").replace("\u01c1", "&") for p in split_items(protected, stop=LIKE_STOP)]
     out = []
     for part in parts:
         if part is not parts[0] and CLAUSE_PART.match(part):
@@ -249,7 +250,7 @@ def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
     head = raw[:singled.start()] if singled else ""
     # "the sound of the light neutrals, especially the beige shades" is what she showed; "a diverse range of musical
     # styles, especially jazz" is not
-    if out and singled and object_form(head) not in ("hers", "fragment") and not (
+    if out and singled and object_form(head) not in ("hers", "fragment", "wish") and not (
             object_form(head) == "particular" and re.match(r"the\b", head, flags=F)):
         # "a diverse range of musical styles, especially jazz and blues": what is singled out is liked the more
         out += [Change("assert", key, v, said=Said(verb, "thing")) for v in _like_values(singled["items"])
@@ -322,6 +323,8 @@ def _likes_favorite(m):
       r"(?:(?:really|most|truly) )?(?:love|enjoy|like)(?: \w+ing)?(?: (?:the )?most)?\s*[.!]*$",
       needs=(*FAV_WORDS, "fave", "what i"))
 def _likes_among(m):
+    if m["v"] and re.match(r"(?:a|an)\s", m["v"], flags=F):
+        return []       # "one of my favorites is a shot of a seagull": one of those in view, not a kind of thing
     return _tastes("likes", "tells", m["v"] or m["w"])
 
 
