@@ -22,7 +22,8 @@ import regex as re
 from ..intent import Change
 from ..lexicon import F, TIMEOUT_S
 from ..text import titled
-from .tastes import FAV, fav_key, singular
+from .pets import singular
+from .tastes import FAV, fav_key
 
 # Animals kept as companions; not those that are also food, tools or places ("my chicken", "my mouse", "my lab").
 COMPANIONS = (r"(?:dogs?|pupp(?:y|ies)|cats?|kittens?|kitty|parrots?|budgies?|hamsters?|rabbits?|bunn(?:y|ies)|"
