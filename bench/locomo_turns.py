@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.real_turns import Turn, score  # noqa: E402
+from bench.real_turns import Turn, report, score  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo"
 LABELS = Path(__file__).resolve().parent / "locomo_turns_labels.json"
@@ -49,12 +49,7 @@ def main() -> None:
     if not DATA.is_dir():
         raise SystemExit(f"no LoCoMo data at {DATA}; the README's data section says where it comes from")
     by_id = turns()
-    result = score(args.split, LABELS, by_id)
-    if args.misses:
-        for tid, missed, extra in result.misses:
-            print(f"--- {tid}\n{by_id[tid].text[:400]}\n  missed: {missed}\n  extra:  {extra}")
-    print(f"locomo {args.split}: {result.turns} turns  precision {result.precision:.2f}  recall {result.recall:.2f}  "
-          f"F1 {result.f1:.2f}  stored {result.tp + result.fp}  dangerous {result.dangerous}")
+    report(f"locomo {args.split}", score(args.split, LABELS, by_id), by_id, args.misses)
 
 
 if __name__ == "__main__":

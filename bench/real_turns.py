@@ -161,12 +161,16 @@ def main() -> None:
                 out.write(json.dumps({"n": i, "id": t.id, "sha1": t.sha1, "split": t.split,
                                       "why": "random" if i < args.random else "fired", "text": t.text}) + "\n")
         return
-    result = score(args.split, args.labels)
-    if args.misses:
-        by_id = turns()
+    by_id = turns()
+    report(args.split, score(args.split, args.labels, by_id), by_id, args.misses)
+
+
+def report(name: str, result: Score, by_id: dict[str, Turn], misses: bool) -> None:
+    """Every turn that scored wrong (with misses), then one line of counts."""
+    if misses:
         for tid, missed, extra in result.misses:
             print(f"--- {tid}\n{by_id[tid].text[:400]}\n  missed: {missed}\n  extra:  {extra}")
-    print(f"{args.split}: {result.turns} turns  precision {result.precision:.2f}  recall {result.recall:.2f}  "
+    print(f"{name}: {result.turns} turns  precision {result.precision:.2f}  recall {result.recall:.2f}  "
           f"F1 {result.f1:.2f}  stored {result.tp + result.fp}  dangerous {result.dangerous}")
 
 

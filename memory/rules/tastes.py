@@ -118,11 +118,12 @@ CLAUSE_PART = re.compile(r"\w+ing to\b|(?:want|wants|wanted|need|needs|needed|ho
                          r"began)\b", F)
 
 
-# A comma that opens a clause: "fantasy movies, they're a great escape and get my imagination going".
-COMMA_CLAUSE = re.compile(r",\s*(?:they|it|that|this|those|these|he|she|we|i)(?:'re|'s|'m|'ve|\s+(?:are|is|was|were|"
-                          r"have|has|am|make|made|get|give|keep|help|let))\b.*$", F)
-# A dash that opens a clause: ""The Motivation Minute" - they're great for getting me pumped up".
-DASH_CLAUSE = re.compile(r"\s+[-–—]\s+(?:they|it|that|which|i|we|he|she|this)\b.*$", F)
+# A comma or a dash that opens a clause: "fantasy movies, they're a great escape and get my imagination going",
+# ""The Motivation Minute" - they're great for getting me pumped up".
+SUBJECT = r"(?:they|it|that|this|those|these|which|he|she|we|i)"
+COMMA_CLAUSE = re.compile(rf",\s*{SUBJECT}(?:'re|'s|'m|'ve|\s+(?:are|is|was|were|have|has|am|make|made|get|give|keep|"
+                          r"help|let))\b.*$", F)
+DASH_CLAUSE = re.compile(rf"\s+[-–—]\s+{SUBJECT}\b.*$", F)
 # A place or thing pointed at in the conversation, after the taste: "on this nearby trail", "in that park".
 DEICTIC_PLACE = re.compile(r"\s+(?:on|in|at|to|of|from|near|by|around|with|into|through)\s+(?:this|that|these|those)\b.*$", F)
 # Verbs that say little without where they go: "going to this park" is no taste "going".
