@@ -699,4 +699,10 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I'm more into hip-hop and R&B.", ["+ likes=hip-hop", "+ likes=R&B"]),
     ("I'm interested in trying Basque food, especially pintxos.", []),
     ("One of my favorites is a shot of the harbour at dawn.", []),
+    # a wish carries its list; an attribute of something of the user's; her text to continue
+    ("I'm interested in learning more about zinc, magnesium and iron.", []),
+    ("I'm interested in art, music and photography.", ["+ likes=art", "+ likes=music", "+ likes=photography"]),
+    ("I like the colour and the weight of my old racket.", []),
+    ("I've always been interested in the Witcher series' lore and monsters.", []),
+    ("keep writing: I grew up in a small fishing village", []),
 ]

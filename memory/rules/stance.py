@@ -74,7 +74,7 @@ def object_form(value: str, pointing: bool = True) -> Object:
     if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value) or BARE.fullmatch(value):
         return "fragment"
     if QUALITY.match(value) or EXPERIENCE.match(value) or COUNTED.match(value) or pointing and DEICTIC.search(value) or \
-            re.match(r"the\b.*\s(?:in|at|on) (?:my|our)\s|the [\w-]+'s\s", value, flags=F) or OCCASION.match(value):
+            re.match(r"the\b.*\s(?:in|at|on|of) (?:my|our)\s|the (?:[\w-]+ ){0,2}[\w-]+(?:'s|s')\s", value, flags=F) or OCCASION.match(value):
         # "the convenience", "the soft, earthy look it has", "the armchair in my living room", "my time off", "the
         # saxophonist's improvisational skills", "escaping to that world"
         return "particular"
@@ -152,9 +152,9 @@ WORK_ON = re.compile(r"\b(?:rewrite|re-write|edit|change|proofread|correct|summa
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
                      r"summary|resume|cover letter|sentences?|"
                      r"transcript|caption|headline)\b", F)
-# "can you make it 10 mins long?", "make it shorter", "tell me if this letter is ok": the text in the message is to be
-# worked on.
-RESIZE = re.compile(r"\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|"
+# "can you make it 10 mins long?", "make it shorter", "tell me if this letter is ok", "keep writing: ...": the text in
+# the message is to be worked on.
+RESIZE = re.compile(r"^\s*(?:keep|continue) (?:writing|going)\b|\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|"
                     r"pages|paragraphs|lines|sentences|seconds) )?(?:long|longer|shorter|more concise|more formal|"
                     r"less formal)\b|\b(?:is|if) (?:this|the|my) (?:letter|e-?mail|essay|message|text|cover letter|"
                     r"resume|post|draft|speech|paragraph) (?:is |sounds |reads |looks )?(?:ok|okay|good|fine|alright|"

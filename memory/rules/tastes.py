@@ -7,7 +7,7 @@ import regex as re
 from ..intent import Change, Said, Verb
 from ..lexicon import F, IM, IVE, LIST_STOP, NON_VALUES, NOW, PETS, gerund, split_items, trim, word_count_ok
 from .registry import each, rule
-from .stance import object_form
+from .stance import WISH, object_form
 
 
 # --- favourites ------------------------------------------------------------------------------
@@ -244,6 +244,8 @@ def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
             else whole
         if out and out[0].said.object == "fragment":
             form = "fragment"   # "the fact that I can watch shows and movies on my phone": one clause, not a list
+        elif out and out[0].said.object == "wish" and form == "thing" and WISH.match(out[0].value):
+            form = "wish"       # "learning more about vitamin C, vitamin D and probiotics": all of them to learn about
         out.append(Change("assert", key, value, said=Said(verb, form)))
     singled = EMPHASIS.search(raw)
     head = raw[:singled.start()] if singled else ""
