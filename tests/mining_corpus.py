@@ -705,4 +705,5 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I like the colour and the weight of my old racket.", []),
     ("I've always been interested in the Witcher series' lore and monsters.", []),
     ("keep writing: I grew up in a small fishing village", []),
+    ("Write a short story. I'm Captain Hook and I live in Neverland.", []),
 ]

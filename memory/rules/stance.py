@@ -152,6 +152,11 @@ WORK_ON = re.compile(r"\b(?:rewrite|re-write|edit|change|proofread|correct|summa
                      r"below|above|passage|e-?mail|text|paragraph|essay|letter|message|article|story|poem|script|"
                      r"summary|resume|cover letter|sentences?|"
                      r"transcript|caption|headline)\b", F)
+# Fiction asked for: what the message then says in the first person is a character's ("write a short story. I'm
+# Captain Hook"). Asked to write the user's own email or letter, what they say of themself is theirs.
+FICTION = re.compile(r"\b(?:write|compose|make up|create)\b[^.?!\n]{0,60}?\b(?:story|stories|poem|script|scene|"
+                     r"dialogue|song|lyrics|novel|chapter|screenplay|fan ?fiction|rap|limerick|haiku|sonnet|play|"
+                     r"fairy ?tale|monologue|role-?play)\b", F)
 # "can you make it 10 mins long?", "make it shorter", "tell me if this letter is ok", "keep writing: ...": the text in
 # the message is to be worked on.
 RESIZE = re.compile(r"^\s*(?:keep|continue) (?:writing|going)\b|\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|"
@@ -184,7 +189,7 @@ HER_VOICE = re.compile(r"\b(?:feel free to (?:ask|reach out)|i'?m glad (?:i coul
 def pasted(text: str) -> bool:
     """Whether a message is text to be worked on (an email to edit, a role to play) or her answer pasted
     back, rather than the user talking: no fact in it is the user's, and no command in it is theirs."""
-    return any(p.search(text) for p in (WORK_ON, RESIZE, ROLE, PLACEHOLDER, HER_VOICE, LETTER)) or script(text)
+    return any(p.search(text) for p in (WORK_ON, FICTION, RESIZE, ROLE, PLACEHOLDER, HER_VOICE, LETTER)) or script(text)
 
 
 def script(text: str) -> bool:
