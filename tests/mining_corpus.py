@@ -706,4 +706,5 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I've always been interested in the Witcher series' lore and monsters.", []),
     ("keep writing: I grew up in a small fishing village", []),
     ("Write a short story. I'm Captain Hook and I live in Neverland.", []),
+    ("I'm a nurse, and my wife and I are vegetarian.", ["+ job=nurse", "+ diet=vegetarian"]),
 ]

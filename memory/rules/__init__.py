@@ -195,7 +195,9 @@ ASKING_TAIL = re.compile(r",\s+(?:(?:so|and|but|any|now)[\s,]+)?(?=(?:what|which
 # "My wife and I are vegetarian", "me and my girlfriend live in Oslo": a home, a pet or a diet shared is the user's
 # too (a taste said together is left as it is: "my mom and I like to sit outside" is about that outing).
 HOUSEHOLD = rf"(?:{PARTNER}|{FAMILY}|roommates?|flatmates?|housemates?)"
-TOGETHER = re.compile(rf"^(?:me and (?:my|our) (?:[\w'-]+ )?{HOUSEHOLD}|(?:my|our) (?:[\w'-]+ )?{HOUSEHOLD} and (?:i|me))"
+# at the start of a sentence, or of a clause joined to it: "I'm a nurse, and my wife and I are vegetarian"
+TOGETHER = re.compile(rf"(?:^|(?<=[,;]\s*(?:and|but)?\s))(?:me and (?:my|our) (?:[\w'-]+ )?{HOUSEHOLD}|(?:my|our) "
+                      rf"(?:[\w'-]+ )?{HOUSEHOLD} and (?:i|me))"
                       r"\s+(?:(?:both|all) )?(?P<verb>are|were|have|live|moved|own|eat|just|recently|currently|now|still)\b"
                       r"(?: (?:both|all)\b)?", F)
 AGREE = {"are": "am", "were": "was"}
@@ -203,11 +205,9 @@ AGREE = {"are": "am", "were": "was"}
 
 def _together(sentence: str) -> str:
     """"my wife and I are vegan" -> "i am vegan": what the user shares with someone, said as the user's."""
-    m = match_start(TOGETHER, sentence)
-    if not m:
+    if len(sentence) > 2000:
         return sentence
-    verb = m["verb"].lower()
-    return f"i {AGREE.get(verb, m['verb'])}{sentence[m.end():]}"
+    return TOGETHER.sub(lambda m: f"i {AGREE.get(m['verb'].lower(), m['verb'])}", sentence, timeout=TIMEOUT_S)
 
 
 def _statement(sentence: str) -> str:
