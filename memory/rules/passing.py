@@ -65,7 +65,9 @@ EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\
 ITEM = re.compile(rf"[\"“](?P<quoted>[^\"”]{{2,60}})[\"”]|(?P<named>{NAMED})")
 
 # A sentence that gets, wants or imagines one: what it names is not there yet (or any more).
-NOT_YET = re.compile(rf"(?<!\b(?:wondering|wonder|know|see|check|ask|asking|curious|sure|unsure|tell me)\s)\bif\b|\b(?:wish|imagine|future|someday|ex|late|former|previous|deceased|used to|passed away|died|"
+# ("wondering if you could ..." asks politely; it imagines nothing)
+NOT_YET = re.compile(rf"(?<!\b(?:wondering|wonder|know|see|check|ask|asking|curious|sure|unsure|tell me)\s)\bif\b|"
+                     rf"\b(?:wish|imagine|future|someday|ex|late|former|previous|deceased|used to|passed away|died|"
                      rf"lost)\b|\b(?:get|getting|got|adopt|adopting|adopted|buy|buying|bought|want|wants|wanted|find|"
                      rf"finding|looking for|considering)\s+(?:a|an|another|one|my first)\s+(?:[\w-]+\s+){{0,2}}"
                      rf"{COMPANIONS}\b", F)

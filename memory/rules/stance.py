@@ -54,6 +54,9 @@ DEICTIC = re.compile(r"\s(?:this|these|those)\b|\b(?:to|in|of|at|on|with|from|ab
 # A verb that needs its object, alone: "playing", "doing", "helping" (not "reading", "cooking": a pastime alone).
 BARE = re.compile(r"(?:playing|doing|making|having|getting|going|helping|watching|using|taking|giving|seeing|trying|"
                   r"pushing|finding|keeping|putting|bringing|help|play|do|make)", F)
+# One particular thing of the user's or of what is in view, or a part of it: "the armchair in my living room", "the
+# colour of my old racket", "the saxophonist's improvisational skills".
+OWNED = re.compile(r"the\b.*\s(?:in|at|on|of) (?:my|our)\s|the (?:[\w-]+ ){0,2}[\w-]+(?:'s|s')\s", F)
 # One occasion of the user's, not a kind of thing: "my vacation", "my time off", "our trip".
 OCCASION = re.compile(r"(?:my|our)\s+(?:[\w-]+\s+)?(?:vacation|holiday|trip|time off|weekend|day|break|stay|visit|"
                       r"evening|morning|night|honeymoon|birthday|journey)s?\b", F)
@@ -73,8 +76,7 @@ def object_form(value: str, pointing: bool = True) -> Object:
     value = value.strip(" \"'“”")
     if not value or FRAGMENT_START.match(value) or FRAGMENT_END.search(value) or BARE.fullmatch(value):
         return "fragment"
-    if QUALITY.match(value) or EXPERIENCE.match(value) or COUNTED.match(value) or pointing and DEICTIC.search(value) or \
-            re.match(r"the\b.*\s(?:in|at|on|of) (?:my|our)\s|the (?:[\w-]+ ){0,2}[\w-]+(?:'s|s')\s", value, flags=F) or OCCASION.match(value):
+    if any(p.match(value) for p in (QUALITY, EXPERIENCE, COUNTED, OCCASION, OWNED)) or pointing and DEICTIC.search(value):
         # "the convenience", "the soft, earthy look it has", "the armchair in my living room", "my time off", "the
         # saxophonist's improvisational skills", "escaping to that world"
         return "particular"
@@ -159,7 +161,8 @@ FICTION = re.compile(r"\b(?:write|compose|make up|create)\b[^.?!\n]{0,60}?\b(?:s
                      r"fairy ?tale|monologue|role-?play)\b", F)
 # "can you make it 10 mins long?", "make it shorter", "tell me if this letter is ok", "keep writing: ...": the text in
 # the message is to be worked on.
-RESIZE = re.compile(r"^\s*(?:keep|continue) (?:writing|going)\b|\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|"
+RESIZE = re.compile(r"^\s*(?:keep|continue) (?:writing|going)\b|"
+                    r"\bmake (?:it|this|that) (?:(?:\d+|one|two|three|four|five|ten|twenty) (?:mins?|minutes|words|"
                     r"pages|paragraphs|lines|sentences|seconds) )?(?:long|longer|shorter|more concise|more formal|"
                     r"less formal)\b|\b(?:is|if) (?:this|the|my) (?:letter|e-?mail|essay|message|text|cover letter|"
                     r"resume|post|draft|speech|paragraph) (?:is |sounds |reads |looks )?(?:ok|okay|good|fine|alright|"

@@ -248,11 +248,11 @@ def _tastes(key: str, verb: Verb, raw: str) -> list[Change]:
             form = "wish"       # "learning more about vitamin C, vitamin D and probiotics": all of them to learn about
         out.append(Change("assert", key, value, said=Said(verb, form)))
     singled = EMPHASIS.search(raw)
-    head = raw[:singled.start()] if singled else ""
+    head = object_form(raw[:singled.start()]) if singled else None
     # "the sound of the light neutrals, especially the beige shades" is what she showed; "a diverse range of musical
     # styles, especially jazz" is not
-    if out and singled and object_form(head) not in ("hers", "fragment", "wish") and not (
-            object_form(head) == "particular" and re.match(r"the\b", head, flags=F)):
+    if out and singled and head not in ("hers", "fragment", "wish") and not (
+            head == "particular" and re.match(r"the\b", raw, flags=F)):
         # "a diverse range of musical styles, especially jazz and blues": what is singled out is liked the more
         out += [Change("assert", key, v, said=Said(verb, "thing")) for v in _like_values(singled["items"])
                 if object_form(v) == "thing" and Change("assert", key, v) not in out]
