@@ -628,11 +628,20 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I love a wide variety of cuisines, especially Ethiopian food.", ["+ likes=Ethiopian food"]),
     ("Can you tell me if this email sounds professional? I'm a nurse and I love my job.", []),
     # a home, a pet or a diet shared with someone is the user's too
-    ("My husband and I are vegan.", ["+ diet=vegan"]),
-    ("me and my boyfriend live in glasgow", ["+ location=Glasgow"]),
-    ("My wife and I are both allergic to shellfish.", ["+ allergy=shellfish"]),
+    ("My husband and I are vegan.", ["+ diet=vegan", "+ partner=husband"]),
+    ("me and my boyfriend live in glasgow", ["+ location=Glasgow", "+ partner=boyfriend"]),
+    ("My wife and I are both allergic to shellfish.", ["+ allergy=shellfish", "+ partner=wife"]),
     ("My son and I are going to Rome.", []),
-    ("Me and my partner live in Cork, do you know any good pubs?", ["+ location=Cork"]),
+    # a partner as the user's companion in a shared subject; not someone else's, a past one, or a business partner
+    ("My wife, Ana, and I are planning a trip to Rome. Any tips?", ["+ partner=Ana"]),
+    ("Can you suggest a restaurant for my husband and me? Me and my husband love Thai food.", ["+ partner=husband"]),
+    ("My late husband and I loved Rome.", []),
+    ("My wife and I are getting divorced.", []),
+    ("If my girlfriend and I moved to Paris, what would rent be?", []),
+    ("I live with my husband in Pennsylvania.", ["+ location=Pennsylvania"]),
+    ("My wife is vegan.", []),
+    ("My sister and her husband and I went hiking.", []),
+    ("Me and my partner live in Cork, do you know any good pubs?", ["+ location=Cork", "+ partner=partner"]),
     # a value understood only with the conversation; how a taste feels; one occasion of the user's
     ("I love escaping to that world when I read.", []),
     ("I love getting lost in fantasy worlds.", []),
@@ -706,5 +715,5 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I've always been interested in the Witcher series' lore and monsters.", []),
     ("keep writing: I grew up in a small fishing village", []),
     ("Write a short story. I'm Captain Hook and I live in Neverland.", []),
-    ("I'm a nurse, and my wife and I are vegetarian.", ["+ job=nurse", "+ diet=vegetarian"]),
+    ("I'm a nurse, and my wife and I are vegetarian.", ["+ job=nurse", "+ diet=vegetarian", "+ partner=wife"]),
 ]

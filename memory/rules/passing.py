@@ -12,8 +12,10 @@ A favourite is read only as "my favorite <thing>, <Name>" (the name set apart af
 quoted or capitalised examples after "my favorite <things> like"; a taste as "a <Name> fan". Only a companion
 animal is read otherwise, with the few modifiers that keep its sense ("my old dog"; never "my
 lab", "my chicken", "my dog walking business"), and nothing in a sentence that gets, wants, imagines or lost one
-("if I got a dog", "adopting a cat", "my late dog"). A partner is not: "my wife is vegan" is about the wife, and
-the labelled sets (tests/mining_corpus.py, persona-chat) keep nothing from it; "my husband and I" is left too.
+("if I got a dog", "adopting a cat", "my late dog"). A partner only as the user's companion in a shared subject: "my
+husband and I are planning a trip", "me and my girlfriend", "my wife, Ana, and I" (the user speaks of the two of
+them); "my wife is vegan" is about the wife, and the labelled sets (tests/mining_corpus.py, persona-chat) keep
+nothing from it, nor from "I live with my husband" or "my business partner and I".
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import regex as re
 from ..intent import Change
 from ..lexicon import F, TIMEOUT_S
 from ..text import titled
+from .people import PARTNER
 from .pets import singular
 from .tastes import FAV, fav_key
 
@@ -64,6 +67,11 @@ EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\
                       r"(?:like|including|such as|by|from) (?P<items>.+)", F)
 ITEM = re.compile(rf"[\"“](?P<quoted>[^\"”]{{2,60}})[\"”]|(?P<named>{NAMED})")
 
+# "my husband and I", "me and my girlfriend", "my wife, Ana, and I": the user and their partner as one subject
+TOGETHER = re.compile(rf"\b(?:(?:my|our) (?P<kind>{PARTNER})(?:,?\s+(?P<name>{NAME}),?)? and (?:i|me)|"
+                      rf"(?:me|i) and my (?P<kind2>{PARTNER})(?:,?\s+(?P<name2>{NAME}))?)\b", F)
+PARTED = re.compile(r"\b(?:divorc\w*|separat\w*|broke up|break(?:ing)? up|split(?:ting)? up)\b", F)
+
 # A sentence that gets, wants or imagines one: what it names is not there yet (or any more).
 # ("wondering if you could ..." asks politely; it imagines nothing)
 NOT_YET = re.compile(rf"(?<!\b(?:wondering|wonder|know|see|check|ask|asking|curious|sure|unsure|tell me)\s)\bif\b|"
@@ -74,7 +82,7 @@ NOT_YET = re.compile(rf"(?<!\b(?:wondering|wonder|know|see|check|ask|asking|curi
 
 
 def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
-    """The pets, favourites and tastes the message names in passing, each once, unless the message already changes
+    """The pets, partner, favourites and tastes the message names in passing, each once, unless the message already changes
     it outright: takes that key back ("my old dog died"), or states a value that holds it or that it holds ("my
     dog's name is Rex", "I'm a huge Taylor Swift fan")."""
     def told(change: Change) -> bool:
@@ -98,6 +106,8 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
                 found.append(Change("mention", "likes", m["who"]))
         for m in EXAMPLES.finditer(sentence, timeout=TIMEOUT_S):
             found += [Change("mention", "likes", item) for item in _examples(m["items"])]
+        if not PARTED.search(sentence, timeout=TIMEOUT_S):
+            found += [_partner(m) for m in TOGETHER.finditer(sentence, timeout=TIMEOUT_S)][:1]
     out: list[Change] = []
     for change in found:
         if told(change) or change in out:
@@ -105,6 +115,14 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
         if not any(o.key == change.key and o.value.startswith(f"{change.value} named ") for o in found):
             out.append(change)
     return out
+
+
+def _partner(m: re.Match) -> Change:
+    """The partner's name where the message gives one, else who they are to the user ("wife")."""
+    name = m["name"] or m["name2"]
+    if name and name not in NOT_NAMES:
+        return Change("mention", "partner", name)
+    return Change("mention", "partner", (m["kind"] or m["kind2"]).lower())
 
 
 def _examples(items: str) -> list[str]:
