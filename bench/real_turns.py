@@ -24,6 +24,8 @@ unlabelled held turn where the miner then fired (220), 100 with a first-person c
 the same rubric and scored before any change: precision 0.61, recall 0.62, 7 dangerous. The dev part had run out of
 turns where the miner fires, so this batch was split again, by the sha1's next eight hex digits, before any of its
 misses was read: 183 turns carry "split": "dev" (tuned on), 187 stay held. A label's own "split" wins over the hash.
+Labels marked fired7 (fourth session): the unlabelled dev turns where the partner form ("my wife and I") newly fired,
+3 here and 4 in bench/locomo_turns_labels.json, labelled blind by the same rubric: all 7 partners right.
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
 as whole words); a stored value that is part of a labelled fact another stored value already matched ("indie"

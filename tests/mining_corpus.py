@@ -633,7 +633,8 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("My wife and I are both allergic to shellfish.", ["+ allergy=shellfish", "+ partner=wife"]),
     ("My son and I are going to Rome.", []),
     # a partner as the user's companion in a shared subject; not someone else's, a past one, or a business partner
-    ("My wife, Ana, and I are planning a trip to Rome. Any tips?", ["+ partner=Ana"]),
+    ("My wife Ana and I are planning a trip to Rome. Any tips?", ["+ partner=Ana"]),
+    ("Last Tuesday, my gf, Toby, and I played board games.", ["+ partner=girlfriend"]),
     ("Can you suggest a restaurant for my husband and me? Me and my husband love Thai food.", ["+ partner=husband"]),
     ("My late husband and I loved Rome.", []),
     ("My wife and I are getting divorced.", []),

@@ -13,7 +13,7 @@ quoted or capitalised examples after "my favorite <things> like"; a taste as "a 
 animal is read otherwise, with the few modifiers that keep its sense ("my old dog"; never "my
 lab", "my chicken", "my dog walking business"), and nothing in a sentence that gets, wants, imagines or lost one
 ("if I got a dog", "adopting a cat", "my late dog"). A partner only as the user's companion in a shared subject: "my
-husband and I are planning a trip", "me and my girlfriend", "my wife, Ana, and I" (the user speaks of the two of
+husband and I are planning a trip", "me and my girlfriend", "my wife Ana and I" (the user speaks of the two of
 them); "my wife is vegan" is about the wife, and the labelled sets (tests/mining_corpus.py, persona-chat) keep
 nothing from it, nor from "I live with my husband" or "my business partner and I".
 """
@@ -67,9 +67,11 @@ EXAMPLES = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?:[\w-]+ ){{0,2}}[\
                       r"(?:like|including|such as|by|from) (?P<items>.+)", F)
 ITEM = re.compile(rf"[\"“](?P<quoted>[^\"”]{{2,60}})[\"”]|(?P<named>{NAMED})")
 
-# "my husband and I", "me and my girlfriend", "my wife, Ana, and I": the user and their partner as one subject
-TOGETHER = re.compile(rf"\b(?:(?:my|our) (?P<kind>{PARTNER})(?:,?\s+(?P<name>{NAME}),?)? and (?:i|me)|"
-                      rf"(?:me|i) and my (?P<kind2>{PARTNER})(?:,?\s+(?P<name2>{NAME}))?)\b", F)
+# "my husband and I", "me and my girlfriend", "my wife Ana and I": the user and their partner as one subject
+# (a name between commas may be a third one, "my gf, Toby, and I": only "my wife Ana and I" names her)
+TOGETHER = re.compile(rf"\b(?:(?:my|our) (?P<kind>{PARTNER})(?:\s+(?P<name>{NAME})|,\s+{NAME},)? and (?:i|me)|"
+                      rf"(?:me|i) and my (?P<kind2>{PARTNER})(?:\s+(?P<name2>{NAME}))?)\b", F)
+SHORT = {"gf": "girlfriend", "bf": "boyfriend", "hubby": "husband", "missus": "wife"}
 PARTED = re.compile(r"\b(?:divorc\w*|separat\w*|broke up|break(?:ing)? up|split(?:ting)? up)\b", F)
 
 # A sentence that gets, wants or imagines one: what it names is not there yet (or any more).
@@ -122,7 +124,8 @@ def _partner(m: re.Match) -> Change:
     name = m["name"] or m["name2"]
     if name and name not in NOT_NAMES:
         return Change("mention", "partner", name)
-    return Change("mention", "partner", (m["kind"] or m["kind2"]).lower())
+    kind = (m["kind"] or m["kind2"]).lower()
+    return Change("mention", "partner", SHORT.get(kind, kind))
 
 
 def _examples(items: str) -> list[str]:
