@@ -3,7 +3,7 @@
 Facts are about the speaker, stated by the speaker, in the first person. So every pattern is
 anchored at the start of a clause ("my brother lives in Oslo" never reaches "i live in"), and
 questions, hypotheticals, hedges and reported speech are dropped before any pattern runs. The
-rules live by subject (health, people, tastes, pets, languages); this module runs them over a text.
+rules live by subject (health, people, tastes, pets, languages, habits); this module runs them over a text.
 
 The vocabulary (keys and their examples) is in tests/mining_corpus.py, one labelled line each.
 """
@@ -19,14 +19,14 @@ from ..lexicon import (
     match_start, search_in, strip_lead,
 )
 # Importing a rule module registers its rules; they are tried in this order.
-from . import health, people, tastes, pets, languages  # noqa: I001
+from . import health, people, tastes, pets, languages, habits  # noqa: I001
 from .health import PESCATARIAN_BUT
 from .people import FIELDS, NOT_A_NAME_STATE, PARTNER
 from .pets import singular
 from .registry import RAW_RULES, RULES, Rule
 from .tastes import FAV, OWN_CLAUSE_VERBS, fav_key
 
-RULE_MODULES = (health, people, tastes, pets, languages)
+RULE_MODULES = (health, people, tastes, pets, languages, habits)
 
 __all__ = ["FAV", "FIELDS", "HEDGE", "JOKE", "NOT_A_NAME_STATE", "PARTNER", "RAW_RULES", "RULES", "SARCASM",
            "fav_key", "last_animal", "mine_statements"]
