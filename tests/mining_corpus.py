@@ -647,6 +647,13 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I've been doing a lot of driving lately since I changed jobs.", []),
     ("I usually do a mix of swimming and weights.", ["+ likes=swimming", "+ likes=weights"]),
     ("I usually do some work on the train.", []),
+    ("I took up pottery last year.", ["+ likes=pottery"]),
+    ("I recently started collecting stamps and I love it.", ["+ likes=collecting stamps"]),
+    ("I've been taking violin lessons for the past month.", ["+ likes=playing violin"]),
+    ("I started a new job last week.", []),
+    ("I just started reading 'Dune' today.", []),
+    ("I got into the habit of journaling.", []),
+    ("I've been watching a lot of YouTube videos lately.", []),
     ("I played tennis for years before my knee injury.", []),
     # a partner as the user's companion in a shared subject; not someone else's, a past one, or a business partner
     ("My wife Ana and I are planning a trip to Rome. Any tips?", ["+ partner=Ana"]),
