@@ -69,9 +69,9 @@ def _habit_usual(m):
 
 # "i recently started collecting vinyl", "ever since i started baking bread", "i took up pottery last year": a pastime
 # taken up (not "started a new job" or "started at Google": only a pastime is started; what is taken up or got into
-# may be named: "pottery")
+# may be named: "pottery"; "picked up" is as often bought: "picked up some hickory chips")
 @rule(rf"{LEAD}(?:(?:ever )?since )?i (?:(?:recently|just|finally|also|actually|first) )*(?:started|began|"
-      r"(?:have|'ve) started|took up|(?:have|'ve) taken up|picked up|got into|(?:have|'ve) gotten into) "
+      r"(?:have|'ve) started|took up|(?:have|'ve) taken up|got into|(?:have|'ve) gotten into) "
       rf"(?:(?P<verb>{WITH_OBJECT}) {OBJECT}|(?P<alone>{ALONE})|(?<=(?:up|into) ){OPENS}"
       rf"(?P<thing>(?!\w+ing\b)[\w-]+(?: [\w-]+)?))(?:\s+{TAKEN_WHEN})*\s*$", raw=True)
 def _habit_taken_up(m):
@@ -89,7 +89,8 @@ def _habit_taken_up(m):
       r"(?:some |weekly |online |private )?(?P<what>[\w-]+(?: [\w-]+)?) (?:lessons|classes)\b", raw=True)
 def _habit_lessons(m):
     what = m["what"]
-    if re.match(r"(?:a|an|the|my|some|few|more|online|private|group|night|evening)\b", what, flags=re.I):
+    if re.match(r"(?:a|an|the|my|some|few|more|online|private|group|night|evening|weekly|daily|regular|new)\b", what,
+                flags=re.I):
         return []
     return _tastes("likes", "tells", f"playing {what}" if re.fullmatch(INSTRUMENTS, what, flags=re.I) else what)
 
@@ -101,9 +102,10 @@ def _pastime(verb: str, obj: str, lately: bool = False) -> list[Change]:
     quotes = " \"'“”‘’"
     obj = re.sub(r"^(?:a lot of|lots of|a bunch of|more|some|a mix of|different|various)\s+", "", obj.strip(quotes),
                  flags=re.I)
-    # the pastime, not when, where or with whom: "basketball on Tuesdays", "yoga regularly", "jazz at work"
+    # the pastime, not when, where, with whom or what for: "basketball on Tuesdays", "yoga regularly", "jazz at
+    # work", "chess to get better at strategy"
     obj = re.split(rf"\s+(?:on (?:\w+days?|weekends?|the weekends?)\b|in (?:the|my)\s|(?:at|with|during|after|before|"
-                   rf"from|every)\s|{HOW_MUCH}\b)", obj, maxsplit=1, flags=re.I)[0].strip(quotes)
+                   rf"from|every)\s|to (?!me\b)\w+|{HOW_MUCH}\b)", obj, maxsplit=1, flags=re.I)[0].strip(quotes)
     verb = verb.lower()
     if verb == "playing":
         obj = re.sub(r"^the (?=[\w-]+$)", "", obj, flags=re.I)      # "playing the cello"
