@@ -364,6 +364,7 @@ def as_place(value: str) -> str | None:
     if generic and generic["which"]:
         return None     # "the city where Rhythm and Soul is": which city only the conversation knows
     value = trim(value)
+    value = re.split(r"\s+and\s+(?=(?-i:[a-z]))", value, maxsplit=1)[0]     # "Denver and need a dentist": Denver
     if NOT_PLACES.match(value) or re.match(r"(?:this|that|these|those|here|there|my|your|his|her|our|their)\b", value, flags=F):
         return None
     if re.match(r"(?:on|in|at|by|since|from|for)\s", value, flags=F) or re.fullmatch(

@@ -665,6 +665,16 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I live with my husband in Pennsylvania.", ["+ location=Pennsylvania"]),
     ("My wife is vegan.", []),
     ("My sister and her husband and I went hiking.", []),
+    ("I went to a gig with my girlfriend, Priya, last night.", ["+ partner=Priya"]),
+    ("I'm dancing with my partner Alex at the social tonight.", []),
+    # where the user lives, said in passing or as "my city is"; a value ends where a clause begins
+    ("My city is Porto, and I'm looking for a running club.", ["+ location=Porto"]),
+    ("My town is tiny.", []),
+    ("I'm a nurse living in Leeds.", ["+ job=nurse", "+ location=Leeds"]),
+    ("Is there a good bakery in Kreuzberg, where I live?", ["+ location=Kreuzberg"]),
+    ("I've felt a bit lost since moving to Oslo, any tips for meeting people?", ["+ location=Oslo"]),
+    ("My brother has been lonely since moving to Oslo.", []),
+    ("I recently moved to Denver and need a dentist.", ["+ location=Denver"]),
     ("Me and my partner live in Cork, do you know any good pubs?", ["+ location=Cork", "+ partner=partner"]),
     # a value understood only with the conversation; how a taste feels; one occasion of the user's
     ("I love escaping to that world when I read.", []),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import regex as re
 
 from ..intent import Change
-from ..lexicon import F, TIMEOUT_S
+from ..lexicon import F, TIMEOUT_S, as_place
 from ..text import titled
 from .people import PARTNER
 from .pets import singular
@@ -69,14 +69,30 @@ ITEM = re.compile(rf"[\"“](?P<quoted>[^\"”]{{2,60}})[\"”]|(?P<named>{NAMED
 
 # "my husband and I", "me and my girlfriend", "my wife Ana and I": the user and their partner as one subject
 # (a name between commas may be a third one, "my gf, Toby, and I": only "my wife Ana and I" names her)
-TOGETHER = re.compile(rf"\b(?:(?:my|our) (?P<kind>{PARTNER})(?:\s+(?P<name>{NAME})|,\s+{NAME},)? and (?:i|me)|"
+TOGETHER = re.compile(rf"\b(?:(?:my|our) (?P<kind>{PARTNER})(?:\s+(?P<name>{NAME})|,\s+{NAME},?)? and (?:i|me)|"
                       rf"(?:me|i) and my (?P<kind2>{PARTNER})(?:\s+(?P<name2>{NAME}))?)\b", F)
 SHORT = {"gf": "girlfriend", "bf": "boyfriend", "hubby": "husband", "missus": "wife"}
+# "a concert with my boyfriend, Alex", "my wife Sarah's car": the partner named (not "my partner Alex", as often
+# one to dance or do business with)
+# (set off by commas only as an aside: "my girlfriend, Toby and I" may list a third one)
+NAMED_PARTNER = re.compile(rf"\bmy (?P<kind>(?!partner){PARTNER})(?:\s+(?P<name>{NAME})\b(?!\.)|,\s+(?P<aside>{NAME})"
+                           r"(?=\s*(?:[,!?]|\.(?:\s|$)|$)))", F)
+
+# Where the user lives, said in passing: "I'm a 47 year old woman living in Connecticut", "a café in the 11th
+# arrondissement, where I live", "I've been lonely since moving to Tokyo" (the user's own clause, no one else's)
+HOME = re.compile(
+    r"\b(?:i'?m|i am) an? (?:[\w-]+ ){0,6}?(?:living|based) in (?P<a>[^,.;!?]+)"
+    r"|\bin (?P<b>(?:(?!\bin\b)[^,.;!?]){2,40}?),? where i (?:live|reside|'m based|am based)\b"
+    r"|\b(?:i'?ve|i have|i'?m|i am)\b(?:(?!\b(?:he|she|they|my|his|her|their|if|when)\b)[^.?!]){0,80}?"
+    r"\b(?:since|after) (?:moving|relocating|i moved|we moved) (?:here )?to (?P<c>[^,.;!?]+)", F)
 PARTED = re.compile(r"\b(?:divorc\w*|separat\w*|broke up|break(?:ing)? up|split(?:ting)? up)\b", F)
+
+POLITE_IF = r"(?<!\b(?:wondering|wonder|know|see|check|ask|asking|curious|sure|unsure|tell me)\s)\bif\b"
+IMAGINED = re.compile(rf"{POLITE_IF}|\b(?:wish|imagine|someday|planning|thinking (?:of|about)|considering|hoping)\b", F)
 
 # A sentence that gets, wants or imagines one: what it names is not there yet (or any more).
 # ("wondering if you could ..." asks politely; it imagines nothing)
-NOT_YET = re.compile(rf"(?<!\b(?:wondering|wonder|know|see|check|ask|asking|curious|sure|unsure|tell me)\s)\bif\b|"
+NOT_YET = re.compile(rf"{POLITE_IF}|"
                      rf"\b(?:wish|imagine|future|someday|ex|late|former|previous|deceased|used to|passed away|died|"
                      rf"lost)\b|\b(?:get|getting|got|adopt|adopting|adopted|buy|buying|bought|want|wants|wanted|find|"
                      rf"finding|looking for|considering)\s+(?:a|an|another|one|my first)\s+(?:[\w-]+\s+){{0,2}}"
@@ -93,7 +109,10 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
 
     found: list[Change] = []
     for sentence in sentences:
-        if len(sentence) > 2000 or NOT_YET.search(sentence, timeout=TIMEOUT_S):
+        if len(sentence) > 2000:
+            continue
+        found += _home(sentence)
+        if NOT_YET.search(sentence, timeout=TIMEOUT_S):
             continue
         for m in ANIMAL.finditer(sentence, timeout=TIMEOUT_S):
             name = next((n for n in (m["after"], m["before"]) if n and n not in NOT_NAMES), None)
@@ -110,13 +129,28 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
             found += [Change("mention", "likes", item) for item in _examples(m["items"])]
         if not PARTED.search(sentence, timeout=TIMEOUT_S):
             found += [_partner(m) for m in TOGETHER.finditer(sentence, timeout=TIMEOUT_S)][:1]
+            named = (m["name"] or m["aside"] for m in NAMED_PARTNER.finditer(sentence, timeout=TIMEOUT_S))
+            found += [Change("mention", "partner", name) for name in named if name not in NOT_NAMES | TITLES][:1]
     out: list[Change] = []
     for change in found:
-        if told(change) or change in out:
+        if told(change) or change in out or change.key in SINGLE and any(o.key == change.key for o in out):
             continue       # a pet once, by its name where the message gives one
         if not any(o.key == change.key and o.value.startswith(f"{change.value} named ") for o in found):
             out.append(change)
     return out
+
+
+def _home(sentence: str) -> list[Change]:
+    """Where the user lives, said in passing, unless the sentence imagines it ("if I moved to Oslo", "thinking of
+    moving"). Read before NOT_YET, whose "lost" and "previous" are about pets."""
+    if IMAGINED.search(sentence, timeout=TIMEOUT_S):
+        return []
+    places = (as_place(m["a"] or m["b"] or m["c"]) for m in HOME.finditer(sentence, timeout=TIMEOUT_S))
+    return [Change("mention", "location", place) for place in places if place]
+
+
+SINGLE = ("partner", "location")      # one value each: the first named in the message
+TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Miss", "Sir", "Prof"})
 
 
 def _partner(m: re.Match) -> Change:

@@ -94,9 +94,11 @@ DWELLING = r"(?:house|flat|apartment|condo|place|home|room|cabin|cottage|studio|
       rf"(?:i|we) (?:(?:{NOW}) )*(?:rent|share|own|have|bought|found) (?:a|an|my|our) (?:[\w-]+ )?{DWELLING})"
       r"(?: (?:together )?with (?:my |our |a |two |three |some )?[\w' -]{1,30}?)?"
       r" (?:just |right )?(?:in|to|at|near|outside(?: of)?) (?P<v>.+)"
-      r"|(?:home (?:for me )?is|i call) (?P<w>.+?)(?: home)?$")
+      r"|(?:home (?:for me )?is|i call) (?P<w>.+?)(?: home)?$"
+      # "my city is Seattle" (a name: "my town is tiny" says how it is)
+      r"|my (?:current |home )?(?:city|town) is (?P<x>(?-i:\p{Lu}).+)")
 def _location(m):
-    return each("assert", "location", [as_place(m["v"] or m["w"])])
+    return each("assert", "location", [as_place(m["v"] or m["w"] or m["x"])])
 
 
 # "i was born in 1990" -> birthday; "i was born in leeds" -> hometown
@@ -168,7 +170,9 @@ def _job(m):
     if re.match(r"\w+ing\b", m["v"], flags=F) and not re.search(r"\ban?\s+$", m.string[:m.start("v")], flags=F):
         return []   # "i'm building models", "i'm trying to get better": what one is doing, not what one is
     # "a real estate agent in Des Moines": where it is done; "a career coach and an influencer": the first trade
-    job = as_occupation(re.sub(r"\s+(?:in|from|near|based in) (?-i:\p{Lu}).*$|,?\s+and an?\s.*$", "", m["v"], flags=F))
+    # "a nurse living in Leeds": where the user lives (memory.rules.passing reads it)
+    job = as_occupation(re.sub(r"\s+(?:in|from|near|based in) (?-i:\p{Lu}).*$|,?\s+and an?\s.*$|"
+                               r"\s+(?:living|based|residing) in\s.*$", "", m["v"], flags=F))
     if not job:
         return []
     org = m["org"]
