@@ -14,7 +14,7 @@ from __future__ import annotations
 import regex as re
 
 from ..intent import Change
-from ..lexicon import IVE, LEAD, gerund
+from ..lexicon import IM, IVE, LEAD, gerund
 from .registry import rule
 from .tastes import _tastes
 
@@ -35,7 +35,7 @@ KEPT_UP = (r"(?:for (?:about |over |almost |nearly |around |roughly |the (?:past
            r"|lately|recently|these days|since (?:i was|college|high school|childhood|(?:19|20)\d\d)"
            r"|(?:almost |nearly |pretty much )?(?:every (?:day|week|weekend|morning|evening|night)|daily|weekly))")
 # When it was taken up: "again", "last year", "five years ago".
-TAKEN_WHEN = (r"(?:again|recently|lately|last \w+|this \w+|as a hobby|for fun|(?:about |around |over |almost |nearly )?"
+TAKEN_WHEN = (r"(?:again|recently|lately|last \w+|this \w+|as a hobby|for fun|as well|too|(?:about |around |over |almost |nearly )?"
               r"(?:\w+|a few|a couple of) (?:years?|months?|weeks?|days?) ago|(?:and|but|so|because)\b.*)")
 # What is done, up to the time words: not a preposition or a particle ("working on", "writing down"), nor "a lot".
 OPENS = r"(?!(?:for|with|on|in|at|to|as|before|after|while|when|during|down|up|out|off|about|around)\b)"
@@ -68,11 +68,13 @@ def _habit_usual(m):
 
 
 # "i recently started collecting vinyl", "ever since i started baking bread", "i took up pottery last year": a pastime
-# taken up (not "started a new job" or "started at Google": only a pastime is started; what is taken up or got into
-# may be named: "pottery"; "picked up" is as often bought: "picked up some hickory chips")
-@rule(rf"{LEAD}(?:(?:ever )?since )?i (?:(?:recently|just|finally|also|actually|first) )*(?:started|began|"
-      r"(?:have|'ve) started|took up|(?:have|'ve) taken up|got into|(?:have|'ve) gotten into) "
-      rf"(?:(?P<verb>{WITH_OBJECT}) {OBJECT}|(?P<alone>{ALONE})|(?<=(?:up|into) ){OPENS}"
+# taken up (not "started a new job" or "started at Google": only a pastime is started or got into, "got into
+# Harvard" is not one; what is taken up may be named: "pottery"; "picked up" is as often bought: "picked up some
+# hickory chips")
+@rule(rf"{LEAD}(?:(?:ever )?since )?(?:i (?:(?:recently|just|finally|also|actually|first) )*(?:started|began|"
+      r"(?:have|'ve) started|took up|(?:have|'ve) taken up|got into|(?:have|'ve) gotten into)|"
+      rf"(?:{IVE} been|{IM}) (?:(?:really|slowly|finally) )?getting (?:back )?into) "
+      rf"(?:(?P<verb>{WITH_OBJECT}) {OBJECT}|(?P<alone>{ALONE}(?:(?:,\s*|,?\s+and\s+){ALONE})*)|(?<=took up ){OPENS}"
       rf"(?P<thing>(?!\w+ing\b)[\w-]+(?: [\w-]+)?))(?:\s+{TAKEN_WHEN})*\s*$", raw=True)
 def _habit_taken_up(m):
     if m["verb"]:
@@ -84,9 +86,11 @@ def _habit_taken_up(m):
     return _tastes("likes", "tells", m["thing"])
 
 
-# "i've been taking guitar lessons for a year", "i'm taking pottery classes": what the lessons are in
-@rule(rf"{LEAD}(?:{IVE} been|i'?m|i am) (?:(?:also|really|now|currently|recently) )*taking "
-      r"(?:some |weekly |online |private )?(?P<what>[\w-]+(?: [\w-]+)?) (?:lessons|classes)\b", raw=True)
+# "i've been taking guitar lessons for a year", "i'm taking a pottery class", "since i started attending cooking
+# classes": what the lessons are in
+@rule(rf"{LEAD}(?:(?:ever )?since )?(?:{IVE} been|i'?m|i am|i (?:(?:recently|just) )?(?:started|began)) "
+      r"(?:(?:also|really|now|currently|recently) )*(?:taking|attending|going to) "
+      r"(?:an? |some |weekly |online |private )*(?P<what>[\w-]+(?: [\w-]+)?) (?:lessons?|class(?:es)?)\b", raw=True)
 def _habit_lessons(m):
     what = m["what"]
     if re.match(r"(?:a|an|the|my|some|few|more|online|private|group|night|evening|weekly|daily|regular|new)\b", what,

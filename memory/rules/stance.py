@@ -56,7 +56,8 @@ BARE = re.compile(r"(?:playing|doing|making|having|getting|going|helping|watchin
                   r"pushing|finding|keeping|putting|bringing|help|play|do|make)", F)
 # One particular thing of the user's or of what is in view, or a part of it: "the armchair in my living room", "the
 # colour of my old racket", "the saxophonist's improvisational skills".
-OWNED = re.compile(r"the\b.*\s(?:in|at|on|of) (?:my|our)\s|the (?:[\w-]+ ){0,2}[\w-]+(?:'s|s')\s", F)
+OWNED = re.compile(r"the\b.*\s(?:in|at|on|of) (?:my|our)\s|the (?:[\w-]+ ){0,2}[\w-]+(?:'s|s')\s|"
+                   r"(?:my|our) (?:new|old|current|latest|recent|first)\s", F)     # "my new helmet"
 # One occasion of the user's, not a kind of thing: "my vacation", "my time off", "our trip".
 OCCASION = re.compile(r"(?:my|our)\s+(?:[\w-]+\s+)?(?:vacation|holiday|trip|time off|weekend|day|break|stay|visit|"
                       r"evening|morning|night|honeymoon|birthday|journey)s?\b", F)
