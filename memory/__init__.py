@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 _WHERE = {
     **dict.fromkeys(("Ambiguous", "BadImport", "Block", "Memory", "NotFound", "Observation", "TooLong"), "api"),
     **dict.fromkeys(("iso", "new_session_id", "utc_now"), "moments"),
-    "bearing": "context", "build_system_prompt": "context", "hide": "context", "Erased": "erase",
+    "bearing": "context", "build_system_prompt": "context", "hide": "context", "says_more": "context", "Erased": "erase",
     "resolve_dates": "dates:resolve", "say_day": "dates",
     **dict.fromkeys(("FORGOTTEN", "MULTI_VALUED", "SINGLE_VALUED", "Fact", "FactChange", "StaysPinned",
                      "UnknownKey"), "facts"),
@@ -37,7 +37,7 @@ _WHERE = {
 if TYPE_CHECKING:
     from .api import Ambiguous, BadImport, Block, Memory, NotFound, Observation, TooLong
     from .moments import iso, new_session_id, utc_now
-    from .context import bearing, build_system_prompt, hide
+    from .context import bearing, build_system_prompt, hide, says_more
     from .erase import Erased
     from .dates import resolve as resolve_dates, say_day
     from .facts import FORGOTTEN, MULTI_VALUED, SINGLE_VALUED, Fact, FactChange, StaysPinned, UnknownKey
@@ -83,5 +83,5 @@ __all__ = [
     "Observation", "PROPOSAL_SCHEMA", "Parsed", "Proposal", "ReadOnlyDatabase", "RecallSettings", "Recalled",
     "SINGLE_VALUED", "Session", "Since", "StaysPinned", "Summary", "TooLong", "UnknownKey", "UnusablePath", "Verdict", "Voiceprint",
     "bearing", "build_system_prompt", "clean", "hide", "content_words", "describe_changes", "embedder_missing", "estimate_tokens", "is_secret", "iso", "mine", "new_session_id",
-    "from_third_person", "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "to_them", "to_you", "ungrounded", "utc_now",
+    "from_third_person", "parse", "parse_proposals", "printable", "resolve_dates", "say_day", "says_more", "to_them", "to_you", "ungrounded", "utc_now",
 ]

@@ -101,7 +101,8 @@ def render(facts: list[Fact], summaries: list[tuple[str, str, tuple[Since, ...]]
 
 # How a summary frames a fact it restates ("The user said they are allergic to ..."): no content of its own.
 RESTATING = frozenset("""user user's users said says told mentioned shared they them their are has have had lives live
-living based allergic allergy called named name like likes love loves enjoy enjoys eat eats work works diet""".split())
+living based allergic allergy called named name like likes love loves enjoy enjoys eat eats work works diet
+i'm im i've ive i'd""".split())
 
 
 def _untold(text: str, values: list[str]) -> str:
@@ -119,6 +120,13 @@ def _untold(text: str, values: list[str]) -> str:
         return bool(words) and any(words <= value for value in shown)
 
     return " ".join(s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if not restates(s))
+
+
+def says_more(text: str, values: list[str]) -> bool:
+    """Whether `text` says more than `values`: some sentence of it does not only restate one ("I love jazz." beside
+    likes: "jazz" says nothing more; "... I've been playing a lot of Apex lately and I want to reach level 100."
+    beside likes: "Apex" does)."""
+    return bool(_untold(text, values).strip())
 
 
 def bearing(facts: list[Fact], text: str, block: str, limit: int = 5) -> list[Fact]:

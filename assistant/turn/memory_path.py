@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from memory import Fact, Memory, Message, Observation, Recalled, asks, bearing, hide
+from memory import Fact, Memory, Message, Observation, Recalled, asks, bearing, hide, says_more
 
 from . import commands
 from ..config import Config
@@ -94,13 +94,19 @@ class MemoryPath:
 
     @staticmethod
     def _not_in_block(recalled: list[Recalled], block: str, facts: list[Fact]) -> list[Recalled]:
-        """Each fact once per request: a recalled message that told a fact the block already holds (or the
-        note itself) is left out, unless what it says has changed since."""
+        """Each fact once per request: a recalled message that only told facts the block already holds (or the
+        note itself) is left out, unless what it says has changed since. One that says more stays: "... I've been
+        playing a lot of Apex lately and I want to reach level 100" is more than likes: "Apex"."""
         if not recalled or not block:
             return recalled
         shown = [f for f in facts if f.value.casefold() in block.casefold()]
-        told = {f.id for f in shown} | {str(f.source_message_id) for f in shown if f.source_message_id is not None}
-        return [r for r in recalled if r.since or str(r.id) not in told]
+        notes = {f.id for f in shown}
+        told: dict[str, list[str]] = {}
+        for f in shown:
+            if f.source_message_id is not None:
+                told.setdefault(str(f.source_message_id), []).append(f.value)
+        return [r for r in recalled if r.since or str(r.id) not in notes
+                and (str(r.id) not in told or says_more(r.text, told[str(r.id)]))]
 
     def changed(self, text: str, message_id: int | None) -> str:
         """The mark for a quoted text that states a value no longer believed (memory.changed_since)."""
