@@ -667,6 +667,7 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("My sister and her husband and I went hiking.", []),
     ("I went to a gig with my girlfriend, Priya, last night.", ["+ partner=Priya"]),
     ("I'm dancing with my partner Alex at the social tonight.", []),
+    ("I keep thinking about my favorite team, the Chicago Cubs, and their awful season.", ["+ favorite_team=Chicago Cubs"]),
     # where the user lives, said in passing or as "my city is"; a value ends where a clause begins
     ("My city is Porto, and I'm looking for a running club.", ["+ location=Porto"]),
     ("My town is tiny.", []),

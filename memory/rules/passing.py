@@ -54,7 +54,8 @@ CAPITALISED = r"(?-i:\p{Lu}[\w'&.-]*)"
 NAMED = rf"{CAPITALISED}(?:\s+{CAPITALISED}){{0,3}}"
 
 # "my favorite jazz pianist, Emma Thompson", "my favorite bookstore, Indiebound"
-FAVORITE = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?P<thing>[a-z][a-z -]{{1,30}}?),\s+(?P<name>{NAMED})", F)
+FAVORITE = re.compile(rf"\bmy (?:absolute |all-time )?{FAV} (?P<thing>[a-z][a-z -]{{1,30}}?),\s+(?:the\s+)?(?P<name>{NAMED})",
+                      F)      # "my favorite team, the New York Yankees"
 
 # "as a Sabres fan", "a long-time Arsenal fan": a team, a band or a show one follows, named
 # (said of the user: "as a", "I'm a", "being a"; not "a chat with a Harry Potter fan", not "a Harry Potter fan project")
