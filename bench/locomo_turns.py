@@ -11,8 +11,8 @@ evaluation only; never copied). The labels (`bench/locomo_turns_labels.json`, 20
 "conv-NN:D<session>:<turn>" with the sha1 of its text; 372 turns: the 152 where the miner then fired, 160 with a
 first-person cue and 60 at random, labelled blind to the miner by docs/real-turns-rubric.md, reading "the user" as
 the speaker. Conversations 49 and 50 are the held-out part. Later: fired6 (9 dev turns where the changed miner newly
-fired), fired7 (4 dev turns where the partner form newly fired), fired8 and fired9 (2 and 1 where the pastime rules
-did), labelled the same way.
+fired), fired7 (4 dev turns where the partner form newly fired), fired8, fired9 and fired11 (2, 1 and 3 where the
+pastime rules did), labelled the same way.
 """
 from __future__ import annotations
 

@@ -32,7 +32,9 @@ of 72. Labels marked fired9: the 26 unlabelled dev turns (25 here, 1 in LoCoMo's
 (a pastime taken up, lessons), labelled blind: 24 of 26 right. Labels marked cue11 / random11 / fired10: 150 unlabelled
 dev turns with a first-person cue and 50 at random (seed 2026120711), and the 3 where the miner then fired, labelled
 blind before the changes made for them: precision 1.00, recall 0.06 (46 of the 54 facts missed were tastes, most a
-pastime implied: "my running schedule", "taking a comedy class"); after: 1.00, 0.19.
+pastime implied: "my running schedule", "taking a comedy class"); after: 1.00, 0.19. Labels marked fired11: the 66
+unlabelled dev turns (63 here, 3 in LoCoMo's) where the miner fired after that, labelled blind: the new form "my running
+routine / yoga practice" -> a taste was right 26 times of 54 and went; lessons 8 of 11.
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
 as whole words); a stored value that is part of a labelled fact another stored value already matched ("indie"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import regex as re
 
 from ..intent import Change
-from ..lexicon import IM, IVE, LEAD, gerund
+from ..lexicon import IM, IVE, LANGUAGES, LEAD, gerund
 from .registry import rule
 from .tastes import _tastes
 
@@ -94,8 +94,8 @@ def _habit_taken_up(m):
 def _habit_lessons(m):
     what = m["what"]
     if re.match(r"(?:a|an|the|my|some|few|more|online|private|group|night|evening|weekly|daily|regular|new)\b", what,
-                flags=re.I):
-        return []
+                flags=re.I) or what.split()[0].lower() in LANGUAGES or "language" in what.lower():
+        return []   # "English classes", "a language exchange": learning what one needs, not a pastime
     return _tastes("likes", "tells", f"playing {what}" if re.fullmatch(INSTRUMENTS, what, flags=re.I) else what)
 
 

@@ -25,7 +25,6 @@ from ..intent import Change
 from ..lexicon import F, TIMEOUT_S, as_place
 from ..text import titled
 from .people import PARTNER
-from .habits import ALONE
 from .pets import singular
 from .tastes import FAV, fav_key
 
@@ -80,12 +79,6 @@ SHORT = {"gf": "girlfriend", "bf": "boyfriend", "hubby": "husband", "missus": "w
 NAMED_PARTNER = re.compile(rf"\bmy (?P<kind>(?!partner){PARTNER})(?:\s+(?P<name>{NAME})\b(?!\.)|,\s+(?P<aside>{NAME})"
                            r"(?=\s*(?:[,!?]|\.(?:\s|$)|$)))", F)
 
-# A pastime presupposed by what the user has of it: "my running schedule", "my yoga mat", "my tennis team".
-SPORTS = (r"(?:yoga|pilates|cardio|crossfit|tennis|golf|basketball|soccer|football|volleyball|badminton|hockey|chess|"
-          r"guitar|piano|violin|drum|photography|pottery|art|dance|boxing|karate|judo|martial arts)")
-PASTIME_OF_MINE = re.compile(rf"\bmy (?P<what>{ALONE}|{SPORTS}) (?:routine|schedule|sessions?|classes|lessons|practice|"
-                             r"workouts?|endurance|technique|skills|club|team|league|buddies|gear|mat|shoes|journal)\b", F)
-
 # Where the user lives, said in passing: "I'm a 47 year old woman living in Connecticut", "a café in the 11th
 # arrondissement, where I live", "I've been lonely since moving to Tokyo" (the user's own clause, no one else's)
 HOME = re.compile(
@@ -135,7 +128,6 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
                 found.append(Change("mention", "likes", m["who"]))
         for m in EXAMPLES.finditer(sentence, timeout=TIMEOUT_S):
             found += [Change("mention", "likes", item) for item in _examples(m["items"])]
-        found += [Change("mention", "likes", m["what"].lower()) for m in PASTIME_OF_MINE.finditer(sentence, timeout=TIMEOUT_S)]
         if not PARTED.search(sentence, timeout=TIMEOUT_S):
             found += [_partner(m) for m in TOGETHER.finditer(sentence, timeout=TIMEOUT_S)][:1]
             named = (m["name"] or m["aside"] for m in NAMED_PARTNER.finditer(sentence, timeout=TIMEOUT_S))
