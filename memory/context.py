@@ -102,7 +102,7 @@ def render(facts: list[Fact], summaries: list[tuple[str, str, tuple[Since, ...]]
 # How a summary frames a fact it restates ("The user said they are allergic to ..."): no content of its own.
 RESTATING = frozenset("""user user's users said says told mentioned shared they them their are has have had lives live
 living based allergic allergy called named name like likes love loves enjoy enjoys eat eats work works diet
-i'm im i've ive i'd""".split())
+i'm im i've ive i'd remember note forget keep mind please""".split())      # and how a note is asked for: "remember that ..."
 
 
 def _untold(text: str, values: list[str]) -> str:
