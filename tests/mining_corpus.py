@@ -639,6 +639,7 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I mostly play strategy games on my laptop.", ["+ likes=strategy games"]),
     ("I usually listen to jazz while I work.", ["+ likes=jazz"]),
     ("I've been doing pilates every week since college.", ["+ likes=pilates"]),
+    ("My husband and I have been playing golf every Saturday for years.", ["+ likes=golf", "+ partner=husband"]),
     ("I've been taking the train to work for two years.", []),
     ("I've been reading the book you suggested for a week.", []),
     ("I've been working on my thesis lately.", []),

@@ -31,8 +31,10 @@ SAID_AS = {
     "diet": "You are {v}", "pet": "You have {v}", "likes": "You like {v}", "dislikes": "You dislike {v}",
     "age": "You are {v}", "birthday": "Your birthday is {v}", "partner": "Your partner is {v}",
     "language": "You speak {v}", "medical": "You told me about {v}", "note": "{v}", "message": "You said: {v}",
-    "wake_word": "You wake me with {v}",
+    "wake_word": "You wake me with {v}", "partner_kind": "You have {v}",
 }
+# A partner known only by who they are to the user: "You have a wife", not "Your partner is wife".
+PARTNER_KINDS = frozenset("wife husband partner boyfriend girlfriend fiancé fiancée fiance fiancee spouse".split())
 COUNTED = ("pet", "job")       # said with "a"/"an" when the value is one thing: "a dog named Rex", "a nurse"
 DETERMINED = re.compile(r"^(?:a|an|the|some|two|three|four|five|several|many|no|my|our|\d+)\b", re.IGNORECASE)
 
@@ -57,7 +59,10 @@ def say(pairs: list[tuple[str, str]], them: bool = False) -> str:
     person = to_them if them else to_you
     values: dict[str, list[str]] = {}
     for key, value in pairs:
-        said = person(value) if key in ("note", "message") else with_article(value) if key in COUNTED else value
+        if key == "partner" and value.casefold() in PARTNER_KINDS:
+            key = "partner_kind"
+        said = person(value) if key in ("note", "message") else \
+            with_article(value) if key in COUNTED + ("partner_kind",) else value
         values.setdefault(key, []).append(said)
     sentences = []
     for key, vs in values.items():

@@ -33,7 +33,8 @@ KEPT_UP = (r"(?:for (?:about |over |almost |nearly |around |roughly |the (?:past
            r"a couple(?: of)?|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:years?|months?|weeks?)"
            r"|for (?:a (?:while|long time|bit)|years|ages|decades|some time)(?: now)?"
            r"|lately|recently|these days|since (?:i was|college|high school|childhood|(?:19|20)\d\d)"
-           r"|(?:almost |nearly |pretty much )?(?:every (?:day|week|weekend|morning|evening|night)|daily|weekly))")
+           r"|(?:almost |nearly |pretty much )?(?:every (?:other )?(?:day|week|weekend|morning|evening|night|"
+           r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|daily|weekly))")
 # When it was taken up: "again", "last year", "five years ago".
 TAKEN_WHEN = (r"(?:again|recently|lately|last \w+|this \w+|as a hobby|for fun|as well|too|(?:about |around |over |almost |nearly )?"
               r"(?:\w+|a few|a couple of) (?:years?|months?|weeks?|days?) ago|(?:and|but|so|because)\b.*)")
