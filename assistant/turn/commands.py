@@ -35,7 +35,8 @@ SAID_AS = {
 }
 # A partner known only by who they are to the user: "You have a wife", not "Your partner is wife".
 PARTNER_KINDS = frozenset("wife husband partner boyfriend girlfriend fiancé fiancée fiance fiancee spouse".split())
-COUNTED = ("pet", "job")       # said with "a"/"an" when the value is one thing: "a dog named Rex", "a nurse"
+# Said with "a"/"an" when the value is one thing: "a dog named Rex", "a nurse", "a wife".
+COUNTED = ("pet", "job", "partner_kind")
 DETERMINED = re.compile(r"^(?:a|an|the|some|two|three|four|five|several|many|no|my|our|\d+)\b", re.IGNORECASE)
 
 
@@ -61,8 +62,7 @@ def say(pairs: list[tuple[str, str]], them: bool = False) -> str:
     for key, value in pairs:
         if key == "partner" and value.casefold() in PARTNER_KINDS:
             key = "partner_kind"
-        said = person(value) if key in ("note", "message") else \
-            with_article(value) if key in COUNTED + ("partner_kind",) else value
+        said = person(value) if key in ("note", "message") else with_article(value) if key in COUNTED else value
         values.setdefault(key, []).append(said)
     sentences = []
     for key, vs in values.items():

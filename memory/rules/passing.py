@@ -129,9 +129,9 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
         for m in EXAMPLES.finditer(sentence, timeout=TIMEOUT_S):
             found += [Change("mention", "likes", item) for item in _examples(m["items"])]
         if not PARTED.search(sentence, timeout=TIMEOUT_S):
-            found += [_partner(m) for m in TOGETHER.finditer(sentence, timeout=TIMEOUT_S)][:1]
+            found += [_partner(m) for m in TOGETHER.finditer(sentence, timeout=TIMEOUT_S)]
             named = (m["name"] or m["aside"] for m in NAMED_PARTNER.finditer(sentence, timeout=TIMEOUT_S))
-            found += [Change("mention", "partner", name) for name in named if name not in NOT_NAMES | TITLES][:1]
+            found += [Change("mention", "partner", name) for name in named if name not in NOT_NAMES | TITLES]
     out: list[Change] = []
     for change in found:
         if told(change) or change in out or change.key in SINGLE and any(o.key == change.key for o in out):
