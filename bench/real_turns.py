@@ -4,6 +4,8 @@
     .venv/bin/python bench/real_turns.py score                # the miner on the labelled dev part
     .venv/bin/python bench/real_turns.py score --split held   # the held-out part (report it; never tune on it)
     .venv/bin/python bench/real_turns.py score --misses       # and every turn that scored wrong
+    .venv/bin/python bench/real_turns.py score --split held --stored bench/real_turns_labels_second.json
+                                                              # a second labeller in the miner's place
 
 The turns are read at run time from `../shared/data/longmemeval/` (MIT; never copied). The labels
 (`bench/real_turns_labels.json`) name a turn by question, session and turn index plus the sha1 of its
@@ -35,6 +37,9 @@ blind before the changes made for them: precision 1.00, recall 0.06 (46 of the 5
 pastime implied: "my running schedule", "taking a comedy class"); after: 1.00, 0.19. Labels marked fired11: the 66
 unlabelled dev turns (63 here, 3 in LoCoMo's) where the miner fired after that, labelled blind: the new form "my running
 routine / yoga practice" -> a taste was right 26 times of 54 and went; lessons 8 of 11.
+A second labelling of all 404 held turns (`bench/real_turns_labels_second.json`, fifth session): labelled blind again
+by the same rubric, it scores P 0.81, R 0.93 against the held labels (0.56 on the first 217, labelled by the first
+sessions' rubric; 0.94 on the fifth batch's held half): where labellers agree, and what no miner can beat.
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
 as whole words); a stored value that is part of a labelled fact another stored value already matched ("indie"
@@ -48,7 +53,8 @@ import hashlib
 import json
 import random
 import sys
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -109,8 +115,11 @@ def sample(n_random: int, n_fired: int, seed: int = 70) -> list[Turn]:
 
 @dataclass
 class Score(mining_dev.Score):
-    """mining_dev's counts (precision, recall, F1 as there), and how many turns were scored."""
+    """mining_dev's counts (precision, recall, F1 as there), how many turns were scored, and the stored facts that
+    were right and wrong by key."""
     turns: int = 0
+    right: Counter = field(default_factory=Counter)
+    wrong: Counter = field(default_factory=Counter)
 
 
 def _plain(value: str) -> str:
@@ -118,10 +127,13 @@ def _plain(value: str) -> str:
     return " ".join(w for w in value.split() if w.lower() not in ("named", "called"))
 
 
-def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None = None) -> Score:
-    """The miner against the labels of one split; by_id: the labelled corpus's turns (LongMemEval's by default)."""
+def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None = None,
+          stored: Path | None = None) -> Score:
+    """The miner against the labels of one split; by_id: the labelled corpus's turns (LongMemEval's by default);
+    stored: another labeller's labels of the same turns, scored in place of the miner's facts."""
     labels = json.loads(labels_path.read_text())
     by_id = turns() if by_id is None else by_id
+    other = {label["id"]: label["facts"] for label in json.loads(stored.read_text())} if stored else None
     total = Score()
     for label in labels:
         turn = by_id.get(label["id"])
@@ -130,8 +142,14 @@ def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None 
         if split != "all" and label.get("split", turn.split) != split:
             continue
         total.turns += 1
-        got = mined(turn.text)
         want = [(key, turn.text[value[0]:value[1]] if isinstance(value, list) else value) for key, value in label["facts"]]
+        if other is None:
+            got = mined(turn.text)
+        elif label["id"] in other:
+            got = [(key, turn.text[value[0]:value[1]] if isinstance(value, list) else value)
+                   for key, value in other[label["id"]]]
+        else:
+            raise SystemExit(f"turn {label['id']} has no label in {stored}")
         unmatched = list(got)
         missed, matched = [], []
         for key, value in want:
@@ -140,6 +158,7 @@ def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None 
                 unmatched.remove(hit)
                 matched.append((key, value))
                 total.tp += 1
+                total.right[key] += 1
             else:
                 missed.append((key, value))
                 total.fn += 1
@@ -147,6 +166,7 @@ def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None 
         # fact already counted is neither right nor wrong
         unmatched = [g for g in unmatched if not any(k == g[0] and same(_plain(g[1]), _plain(v)) for k, v in matched)]
         total.fp += len(unmatched)
+        total.wrong.update(key for key, _ in unmatched)
         total.dangerous += sum(1 for key, _ in unmatched if key in DANGEROUS_KEYS
                                and not any(k == key for k, _ in want))
         if missed or unmatched:
@@ -165,6 +185,7 @@ def main() -> None:
     c.add_argument("--split", choices=("dev", "held", "all"), default="dev")
     c.add_argument("--misses", action="store_true")
     c.add_argument("--labels", type=Path, default=LABELS)
+    c.add_argument("--stored", type=Path, help="a second labeller's labels, scored in place of the miner's facts")
     args = ap.parse_args()
     if args.cmd == "sample":
         with args.out.open("w") as out:
@@ -173,7 +194,7 @@ def main() -> None:
                                       "why": "random" if i < args.random else "fired", "text": t.text}) + "\n")
         return
     by_id = turns()
-    report(args.split, score(args.split, args.labels, by_id), by_id, args.misses)
+    report(args.split, score(args.split, args.labels, by_id, args.stored), by_id, args.misses)
 
 
 def report(name: str, result: Score, by_id: dict[str, Turn], misses: bool) -> None:
