@@ -14,7 +14,8 @@ evaluation only; never copied). The labels (`bench/locomo_turns_labels.json`, 20
 first-person cue and 60 at random, labelled blind to the miner by docs/real-turns-rubric.md, reading "the user" as
 the speaker. Conversations 49 and 50 are the held-out part. Later: fired6 (9 dev turns where the changed miner newly
 fired), fired7 (4 dev turns where the partner form newly fired), fired8, fired9 and fired11 (2, 1 and 3 where the
-pastime rules did), labelled the same way.
+pastime rules did), labelled the same way; fired12 (7 unlabelled held turns where the miner then fired, split by the
+sha1 as bench/real_turns.py's twelfth batch).
 """
 from __future__ import annotations
 

@@ -37,6 +37,11 @@ blind before the changes made for them: precision 1.00, recall 0.06 (46 of the 5
 pastime implied: "my running schedule", "taking a comedy class"); after: 1.00, 0.19. Labels marked fired11: the 66
 unlabelled dev turns (63 here, 3 in LoCoMo's) where the miner fired after that, labelled blind: the new form "my running
 routine / yoga practice" -> a taste was right 26 times of 54 and went; lessons 8 of 11.
+Labels marked fired12 / cue12 / random12 (fifth session): a twelfth batch from the held half again, the dev half having
+no unlabelled turn left where the miner fires: every unlabelled held turn where the miner of b1a5f02 fired (127 here,
+7 in LoCoMo's), 100 with a first-person cue and 50 at random (seed 2026120712), labelled blind by the same rubric and
+split, before any miss was read, by the sha1's third eight hex digits: 146 dev, 138 held ("split" on each). Before any
+change: precision 0.79, recall 0.58, 0 dangerous (dev half 0.78 / 0.56, held half 0.80 / 0.60).
 A second labelling of all 404 held turns (`bench/real_turns_labels_second.json`, fifth session): labelled blind again
 by the same rubric, it scores P 0.81, R 0.93 against the held labels (0.56 on the first 217, labelled by the first
 sessions' rubric; 0.94 on the fifth batch's held half): where labellers agree, and what no miner can beat.
