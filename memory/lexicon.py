@@ -58,7 +58,7 @@ ARTICLE = re.compile(r"^(?:a|an|the|some|any|all|both|either|eating|most|certain
 NON_VALUES = {"", "out", "in", "up", "around", "it", "that", "this", "them", "him", "her", "you", "u", "ya", "there", "here",
               "those", "these", "what", "so", "too", "one", "stuff", "things", "everything",
               "anything", "nothing", "something", "much", "a lot", "lots", "to", "me", "myself",
-              "yourself", "not", "no", "yes", "how", "when", "where", "why", "the way", "which"}
+              "yourself", "not", "no", "yes", "how", "when", "where", "why", "the way", "which", "again", "back"}
 
 
 # The regex timeout doubles the cost of a match; a clause this short cannot backtrack for long.

@@ -656,6 +656,13 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I got into the habit of journaling.", []),
     ("I've been watching a lot of YouTube videos lately.", []),
     ("I played tennis for years before my knee injury.", []),
+    # the instrument one plays is the taste; a word for any kind says nothing; what a pastime is done on is not it;
+    # "again" is no pastime
+    ("I've been playing my guitar every day for the past week.", ["+ likes=guitar"]),
+    ("I've been listening to a lot of different genres lately.", []),
+    ("I've been playing a lot of different games lately.", ["+ likes=games"]),
+    ("I recently started playing Stardew Valley on my Switch.", ["+ likes=Stardew Valley"]),
+    ("I recently started playing again after a six-month break.", []),
     # a partner as the user's companion in a shared subject; not someone else's, a past one, or a business partner
     ("My wife Ana and I are planning a trip to Rome. Any tips?", ["+ partner=Ana"]),
     ("Last Tuesday, my gf, Toby, and I played board games.", ["+ partner=girlfriend"]),

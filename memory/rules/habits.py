@@ -16,7 +16,7 @@ import regex as re
 from ..intent import Change
 from ..lexicon import IM, IVE, LANGUAGES, LEAD, gerund
 from .registry import rule
-from .tastes import _tastes
+from .tastes import CLASS_WORD, _tastes
 
 # Pastimes done to something: "playing guitar", "reading mystery novels", "building model tanks".
 WITH_OBJECT = (r"(?:playing|listening to|reading|watching|cooking|baking|painting|drawing|knitting|crocheting|sewing|"
@@ -105,19 +105,19 @@ def _pastime(verb: str, obj: str, lately: bool = False) -> list[Change]:
     yoga" -> yoga), else the pastime with its object ("building models"). lately: said with "lately" or a
     duration, where "doing a lot of X" may be anything done ("rice and roasted veggies")."""
     quotes = " \"'“”‘’"
-    obj = re.sub(r"^(?:a lot of|lots of|a bunch of|more|some|a mix of|different|various)\s+", "", obj.strip(quotes),
+    obj = re.sub(r"^(?:(?:a lot of|lots of|a bunch of|more|some|a mix of|different|various)\s+)+", "", obj.strip(quotes),
                  flags=re.I)
     # the pastime, not when, where, with whom or what for: "basketball on Tuesdays", "yoga regularly", "jazz at
     # work", "chess to get better at strategy"
-    obj = re.split(rf"\s+(?:on (?:\w+days?|weekends?|the weekends?)\b|in (?:the|my)\s|(?:at|with|during|after|before|"
+    obj = re.split(rf"\s+(?:on (?:\w+days?|weekends?|the weekends?)\b|(?:in|on) (?:the|my|a|an)\s|(?:at|with|during|after|before|"
                    rf"from|every)\s|to (?!me\b)\w+|{HOW_MUCH}\b)", obj, maxsplit=1, flags=re.I)[0].strip(quotes)
     verb = verb.lower()
     if verb == "playing":
-        obj = re.sub(r"^the (?=[\w-]+$)", "", obj, flags=re.I)      # "playing the cello"
+        obj = re.sub(rf"^(?:the (?=[\w-]+$)|my (?={INSTRUMENTS}$))", "", obj, flags=re.I)   # "the cello", "my guitar"
     if not obj or re.match(r"(?:it|that|this|them|those|these|my|your|his|her|their|our|the|a|an|one|of)\b", obj,
-                           flags=re.I) or DAY.search(obj) or MEDIA.fullmatch(obj):
+                           flags=re.I) or DAY.search(obj) or MEDIA.fullmatch(obj) or CLASS_WORD.fullmatch(obj):
         # "playing it", "reading the book you suggested" or "The Nightingale" (one book), "building my portfolio",
-        # "some work", "a lot of music" (says nothing of the user)
+        # "some work", "a lot of music", "different genres" (says nothing of the user)
         return []
     if verb == "doing" and (re.fullmatch(r"\w+ing", obj) and not re.fullmatch(rf"{ALONE}|{WITH_OBJECT}", obj, flags=re.I)
                             or lately and not re.fullmatch(r"[\w-]+", obj)):
