@@ -663,6 +663,11 @@ CORPUS: list[tuple[str, list[str]]] = [
     ("I've been playing a lot of different games lately.", ["+ likes=games"]),
     ("I recently started playing Stardew Valley on my Switch.", ["+ likes=Stardew Valley"]),
     ("I recently started playing again after a six-month break.", []),
+    # a name after a lowercase "the" is the one in view, as "the beach" may be: asked about, not a taste; a title
+    # that opens with "The" is a name
+    ("I really like the Pacific Coast Highway. Can you tell me more about the traffic there?", []),
+    ("I love the Pacific Coast Highway.", ["+ likes=Pacific Coast Highway"]),
+    ("I love The Office. Can you suggest similar shows?", ["+ likes=Office"]),
     # a partner as the user's companion in a shared subject; not someone else's, a past one, or a business partner
     ("My wife Ana and I are planning a trip to Rome. Any tips?", ["+ partner=Ana"]),
     ("Last Tuesday, my gf, Toby, and I played board games.", ["+ partner=girlfriend"]),

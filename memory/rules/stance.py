@@ -81,8 +81,9 @@ def object_form(value: str, pointing: bool = True) -> Object:
         # "the convenience", "the soft, earthy look it has", "the armchair in my living room", "my time off", "the
         # saxophonist's improvisational skills", "escaping to that world"
         return "particular"
-    # a name right after the determiner: "the Beatles", "The New Yorker" (not "the balconies in Barcelona")
-    named = bool(re.match(r"\S+\s+\p{Lu}", value))
+    # a title that opens with "The": "The Beatles", "The Witcher 3", "The New Yorker"; a name after a lowercase "the" is
+    # the one in view, as "the beach" may be: "the Santa Cruz Coastal Route" (with a request beside it, asked about)
+    named = bool(re.match(r"The\s+\p{Lu}", value))
     if re.match(r"the\b", value, flags=F) and OFFERED.search(value):
         return "hers"           # "the ideas", "the sound of The Song of Achilles", "the structure you provided"
     if POINTED.match(value) and not re.search(r"\p{Lu}", value.split(" ", 1)[-1]):
