@@ -9,7 +9,8 @@ is partly a score on its own training text. This script reads git history for th
 labels, takes the miner of its parent (`git archive <parent> memory`, unpacked in a temporary folder), and scores
 the batch's dev turns with that miner beside today's. "Then" is what a miner did on text it had never been tuned on;
 "now" is after tuning on it. Held turns are never scored here. The batches drawn where a miner being built newly
-fired (fired7 to fired11) were drawn by a miner that may not yet have been committed, so their "then" may be an older miner's.
+fired (fired7 to fired11) were drawn by a miner that may not yet have been committed, so their "then" may be an
+older miner's.
 
 Needs the project's git history (a clone, not an archive) and the data folders bench/real_turns.py and
 bench/locomo_turns.py read.

@@ -135,7 +135,8 @@ def _plain(value: str) -> str:
 def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None = None,
           stored: Path | None = None) -> Score:
     """The miner against the labels of one split; by_id: the labelled corpus's turns (LongMemEval's by default);
-    stored: another labeller's labels of the same turns, scored in place of the miner's facts."""
+    stored: another labeller's labels, scored in place of the miner's facts on the turns it labels (the others
+    are left out)."""
     labels = json.loads(labels_path.read_text())
     by_id = turns() if by_id is None else by_id
     other = {label["id"]: label["facts"] for label in json.loads(stored.read_text())} if stored else None
@@ -146,15 +147,12 @@ def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None 
             raise SystemExit(f"turn {label['id']} is not in the data as labelled; is the data folder the one the README names?")
         if split != "all" and label.get("split", turn.split) != split:
             continue
+        if other is not None and label["id"] not in other:
+            continue
         total.turns += 1
         want = [(key, turn.text[value[0]:value[1]] if isinstance(value, list) else value) for key, value in label["facts"]]
-        if other is None:
-            got = mined(turn.text)
-        elif label["id"] in other:
-            got = [(key, turn.text[value[0]:value[1]] if isinstance(value, list) else value)
-                   for key, value in other[label["id"]]]
-        else:
-            raise SystemExit(f"turn {label['id']} has no label in {stored}")
+        got = mined(turn.text) if other is None else [
+            (key, turn.text[value[0]:value[1]] if isinstance(value, list) else value) for key, value in other[label["id"]]]
         unmatched = list(got)
         missed, matched = [], []
         for key, value in want:

@@ -105,12 +105,13 @@ def _pastime(verb: str, obj: str, lately: bool = False) -> list[Change]:
     yoga" -> yoga), else the pastime with its object ("building models"). lately: said with "lately" or a
     duration, where "doing a lot of X" may be anything done ("rice and roasted veggies")."""
     quotes = " \"'“”‘’"
-    obj = re.sub(r"^(?:(?:a lot of|lots of|a bunch of|more|some|a mix of|different|various)\s+)+", "", obj.strip(quotes),
-                 flags=re.I)
+    obj = re.sub(r"^(?:(?:a lot of|lots of|a bunch of|more|some|a mix of|different|various)\s+)+", "",
+                 obj.strip(quotes), flags=re.I)
     # the pastime, not when, where, with whom or what for: "basketball on Tuesdays", "yoga regularly", "jazz at
     # work", "chess to get better at strategy"
-    obj = re.split(rf"\s+(?:on (?:\w+days?|weekends?|the weekends?)\b|(?:in|on) (?:the|my|a|an)\s|(?:at|with|during|after|before|"
-                   rf"from|every)\s|to (?!me\b)\w+|{HOW_MUCH}\b)", obj, maxsplit=1, flags=re.I)[0].strip(quotes)
+    obj = re.split(rf"\s+(?:on (?:\w+days?|weekends?|the weekends?)\b|(?:in|on) (?:the|my|a|an)\s|"
+                   rf"(?:at|with|during|after|before|from|every)\s|to (?!me\b)\w+|{HOW_MUCH}\b)", obj, maxsplit=1,
+                   flags=re.I)[0].strip(quotes)
     verb = verb.lower()
     if verb == "playing":
         obj = re.sub(rf"^(?:the (?=[\w-]+$)|my (?={INSTRUMENTS}$))", "", obj, flags=re.I)   # "the cello", "my guitar"
