@@ -5,6 +5,8 @@
     .venv/bin/python bench/locomo_turns.py --misses        # and every turn that scored wrong
     .venv/bin/python bench/locomo_turns.py --split held --stored bench/locomo_turns_labels_second.json
                                                            # a second labeller in the miner's place (P 0.89, R 0.89)
+    .venv/bin/python bench/locomo_turns.py --split held --labels bench/locomo_turns_labels_adjudicated.json
+                                                           # the held labels where the two disagreed, adjudicated blind
 
 Two friends talking about their lives, not a user asking an assistant: more tastes, pets, partners and plans
 said in passing, and few requests. A second kind of real talk beside LongMemEval's, so that a rule fitted on one

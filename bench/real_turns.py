@@ -44,7 +44,9 @@ split, before any miss was read, by the sha1's third eight hex digits: 146 dev, 
 change: precision 0.79, recall 0.58, 0 dangerous (dev half 0.78 / 0.56, held half 0.80 / 0.60).
 A second labelling of all 404 held turns (`bench/real_turns_labels_second.json`, fifth session): labelled blind again
 by the same rubric, it scores P 0.81, R 0.93 against the held labels (0.56 on the first 217, labelled by the first
-sessions' rubric; 0.94 on the fifth batch's held half): where labellers agree, and what no miner can beat.
+sessions' rubric; 0.94 on the fifth batch's held half): where two careful labellers stand against these labels. The
+44 turns where the two disagree were adjudicated blind (`bench/real_turns_labels_adjudicated.json`, all 404 with the
+rest as first labelled; score against it with `--labels`).
 Which half a turn belongs to follows from the sha1 of its text, so the same words said in two
 histories land in the same half. A value matches as in bench/mining_dev.py (equal, or one holds the other
 as whole words); a stored value that is part of a labelled fact another stored value already matched ("indie"
@@ -132,6 +134,11 @@ def _plain(value: str) -> str:
     return " ".join(w for w in value.split() if w.lower() not in ("named", "called"))
 
 
+def _facts(turn: Turn, facts: list) -> list[tuple[str, str]]:
+    """A label's facts with their values read: a span [start, end] of the turn's text, or the labeller's words."""
+    return [(key, turn.text[value[0]:value[1]] if isinstance(value, list) else value) for key, value in facts]
+
+
 def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None = None,
           stored: Path | None = None) -> Score:
     """The miner against the labels of one split; by_id: the labelled corpus's turns (LongMemEval's by default);
@@ -150,9 +157,8 @@ def score(split: str, labels_path: Path = LABELS, by_id: dict[str, Turn] | None 
         if other is not None and label["id"] not in other:
             continue
         total.turns += 1
-        want = [(key, turn.text[value[0]:value[1]] if isinstance(value, list) else value) for key, value in label["facts"]]
-        got = mined(turn.text) if other is None else [
-            (key, turn.text[value[0]:value[1]] if isinstance(value, list) else value) for key, value in other[label["id"]]]
+        want = _facts(turn, label["facts"])
+        got = mined(turn.text) if other is None else _facts(turn, other[label["id"]])
         unmatched = list(got)
         missed, matched = [], []
         for key, value in want:
