@@ -15,7 +15,7 @@ from ..dates import time_words
 from ..intent import Change
 from ..values import kinds, takes
 from ..lexicon import (
-    F, FAMILY, HYPOTHETICAL, IF_ANYWHERE, IVE, LAUGHTER, NOW, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
+    F, FAMILY, HYPOTHETICAL, IF_ANYWHERE, IVE, LAUGHTER, MAX_CHARS, NOW, PETS, QUESTION, SENTENCE_SPLIT, TIMEOUT_FROM_CHARS, TIMEOUT_S, clauses,
     match_start, search_in, strip_lead,
 )
 # Importing a rule module registers its rules; they are tried in this order.
@@ -142,7 +142,7 @@ ANIMAL = re.compile(rf"\b(?P<a>{PETS})\b", F)
 
 def last_animal(text: str) -> str | None:
     """The last animal named in text, for a follow-up like "i have one too"."""
-    found = [m["a"] for m in ANIMAL.finditer(text, timeout=TIMEOUT_S)] if len(text) < 2000 else []
+    found = [m["a"] for m in ANIMAL.finditer(text, timeout=TIMEOUT_S)] if len(text) < MAX_CHARS else []
     return found[-1] if found else None
 
 
@@ -205,7 +205,7 @@ AGREE = {"are": "am", "were": "was"}
 
 def _together(sentence: str) -> str:
     """"my wife and I are vegan" -> "i am vegan": what the user shares with someone, said as the user's."""
-    if len(sentence) > 2000:
+    if len(sentence) > MAX_CHARS:
         return sentence
     return TOGETHER.sub(lambda m: f"i {AGREE.get(m['verb'].lower(), m['verb'])}", sentence, timeout=TIMEOUT_S)
 
@@ -214,7 +214,7 @@ def _statement(sentence: str) -> str:
     """The statement a sentence opens with, before a question or a request joined to it by a comma."""
     if not match_start(I_SUBJECT, strip_lead(sentence)):
         return sentence
-    cut = ASKING_TAIL.search(sentence, timeout=TIMEOUT_S) if len(sentence) < 2000 else None
+    cut = ASKING_TAIL.search(sentence, timeout=TIMEOUT_S) if len(sentence) < MAX_CHARS else None
     return sentence[:cut.start()] if cut else sentence
 
 

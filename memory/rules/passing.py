@@ -22,7 +22,7 @@ from __future__ import annotations
 import regex as re
 
 from ..intent import Change
-from ..lexicon import F, TIMEOUT_S, as_place
+from ..lexicon import F, MAX_CHARS, TIMEOUT_S, as_place
 from ..text import titled
 from .people import PARTNER
 from .pets import singular
@@ -110,7 +110,7 @@ def mentions(sentences: list[str], said: list[Change]) -> list[Change]:
 
     found: list[Change] = []
     for sentence in sentences:
-        if len(sentence) > 2000:
+        if len(sentence) > MAX_CHARS:
             continue
         found += _home(sentence)
         if NOT_YET.search(sentence, timeout=TIMEOUT_S):
